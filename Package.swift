@@ -1,0 +1,70 @@
+// swift-tools-version:6.0
+// Lectern: a sentence-highlighting reader daemon. See README.md and
+// ../shared/ARCHITECTURE.md for the map of modules below.
+import PackageDescription
+
+let package = Package(
+    name: "Lectern",
+    products: [
+        .executable(name: "lecternd", targets: ["lecternd"]),
+        .library(name: "LecternClient", targets: ["LecternClient"]),
+    ],
+    targets: [
+        // MARK: C libraries from Debian's -dev packages
+
+        .systemLibrary(
+            name: "CUV",
+            pkgConfig: "libuv",
+            providers: [.apt(["libuv1-dev"])]
+        ),
+        .systemLibrary(
+            name: "CHarfBuzz",
+            pkgConfig: "harfbuzz",
+            providers: [.apt(["libharfbuzz-dev", "libfreetype-dev", "libfontconfig-dev"])]
+        ),
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+        // ICU renames every C symbol per version (ubrk_open is ubrk_open_72),
+        // so Swift calls this small C shim instead of ICU's headers.
+        .target(
+            name: "CICU",
+            linkerSettings: [
+                .linkedLibrary("icui18n"),
+                .linkedLibrary("icuuc"),
+                .linkedLibrary("icudata"),
+            ]
+        ),
+
+        // MARK: Lectern's libraries
+
+        .target(name: "LecternText", dependencies: ["CICU"]),
+        .target(name: "LecternLayout", dependencies: ["LecternText", "CHarfBuzz", "CICU"]),
+        .target(name: "LecternProtocol"),
+        .target(name: "LecternStore", dependencies: ["CSQLite"]),
+        .target(
+            name: "LecternServer",
+            dependencies: ["LecternText", "LecternLayout", "LecternProtocol", "LecternStore", "CUV"]
+        ),
+        .target(name: "LecternClient", dependencies: ["LecternProtocol"]),
+
+        // MARK: Executables: flag parsing and wiring only
+
+        .executableTarget(name: "lecternd", dependencies: ["LecternServer"]),
+
+        // MARK: Tests
+
+        .testTarget(name: "LecternTextTests", dependencies: ["LecternText"]),
+        .testTarget(name: "LecternLayoutTests", dependencies: ["LecternLayout"]),
+        .testTarget(name: "LecternProtocolTests", dependencies: ["LecternProtocol"]),
+        .testTarget(
+            name: "LecternServerTests",
+            // Depending on the executable makes `swift test` build lecternd,
+            // which the live-daemon tests start on a free loopback port.
+            dependencies: ["LecternServer", "lecternd"]
+        ),
+    ],
+    swiftLanguageModes: [.v5]
+)

@@ -1,0 +1,1 @@
+// LecternClient: see ../shared/ARCHITECTURE.md for what this module owns.

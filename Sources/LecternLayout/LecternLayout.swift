@@ -1,0 +1,1 @@
+// LecternLayout: see ../shared/ARCHITECTURE.md for what this module owns.

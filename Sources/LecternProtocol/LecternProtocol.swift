@@ -1,0 +1,1 @@
+// LecternProtocol: see ../shared/ARCHITECTURE.md for what this module owns.

@@ -1,0 +1,1 @@
+// LecternServer: see ../shared/ARCHITECTURE.md for what this module owns.

@@ -1,0 +1,1 @@
+// LecternStore: see ../shared/ARCHITECTURE.md for what this module owns.

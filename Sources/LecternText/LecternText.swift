@@ -1,0 +1,1 @@
+// LecternText: see ../shared/ARCHITECTURE.md for what this module owns.
