@@ -1,0 +1,44 @@
+// ErrorCode.swift: the code words that open every ERR line.
+
+/// The code word of an `ERR` reply: a program switches on it, a person reads
+/// the sentence after it (`ERR UNKNOWN unknown command 'PIGN'; did you mean PING?`).
+///
+/// Codes are upper-case ASCII words. Every code is listed, with when it is
+/// sent, in protocol/PROTOCOL.md; a test checks that the two agree.
+public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public var description: String { rawValue }
+
+    /// The command name is not in the command table.
+    public static let unknownCommand = ErrorCode(rawValue: "UNKNOWN")
+    /// Too few or too many arguments, or an argument of the wrong form.
+    public static let arguments = ErrorCode(rawValue: "ARGS")
+    /// The request line cannot be tokenised (an unterminated quote, a bad escape).
+    public static let syntax = ErrorCode(rawValue: "SYNTAX")
+    /// The request is not valid UTF-8.
+    public static let invalidUTF8 = ErrorCode(rawValue: "UTF8")
+    /// The request line is longer than the daemon's maximum; the connection is closed.
+    public static let lineTooLong = ErrorCode(rawValue: "TOOLONG")
+    /// The request carries bytes that no text protocol sends (NUL); the
+    /// stream cannot be trusted any more and the connection is closed.
+    public static let binary = ErrorCode(rawValue: "BINARY")
+    /// The daemon is at its connection limit; the connection is closed.
+    public static let maxClients = ErrorCode(rawValue: "MAXCLIENTS")
+
+    /// The codes defined by this module, in the order PROTOCOL.md lists them.
+    public static let all: [ErrorCode] = [
+        .unknownCommand, .arguments, .syntax, .invalidUTF8, .lineTooLong, .binary, .maxClients,
+    ]
+}
+
+/// A failed request: the code word and a sentence for people.
+public struct ProtocolError: Error, Equatable, Sendable {
+    public let code: ErrorCode
+    public let message: String
+
+    public init(_ code: ErrorCode, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+}

@@ -1,1 +1,0 @@
-// LecternProtocol: see ../shared/ARCHITECTURE.md for what this module owns.

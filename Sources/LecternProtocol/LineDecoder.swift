@@ -1,0 +1,105 @@
+// LineDecoder.swift: incremental splitting of a byte stream into request lines.
+
+/// Splits a stream of bytes into lines, incrementally and with a limit.
+///
+/// Feed it whatever the socket delivered with ``append(_:)``, then call
+/// ``next()`` until it returns `nil` ("need more bytes"). A line ends at LF
+/// (0x0A); one CR (0x0D) directly before that LF is removed too, so LF and
+/// CRLF clients are treated alike. A CR anywhere else is an ordinary byte of
+/// the line: a lone CR is not a line end, because netcat sends none and
+/// treating it as one would split CRLF pairs that arrive in two reads.
+///
+/// Bytes are not interpreted: UTF-8 validation belongs to the request parser.
+/// The decoder remembers how far it has scanned for LF, so a long line that
+/// arrives in many small reads is scanned once, not once per read.
+///
+/// ```swift
+/// var decoder = LineDecoder(maximumLineLength: 1 << 20)
+/// decoder.append(bytes)
+/// while let line = try decoder.next() { handle(line) }
+/// ```
+///
+/// - Complexity: amortised O(n) in the bytes appended.
+public struct LineDecoder: Sendable {
+    /// The longest line accepted, in bytes, not counting the line ending.
+    public let maximumLineLength: Int
+
+    private var buffer: [UInt8] = []
+    /// Start of the first byte not yet returned as part of a line.
+    private var readIndex = 0
+    /// Bytes in `buffer[readIndex..<scanIndex]` are known not to be LF.
+    private var scanIndex = 0
+
+    public init(maximumLineLength: Int) {
+        precondition(maximumLineLength > 0, "maximumLineLength must be positive")
+        self.maximumLineLength = maximumLineLength
+    }
+
+    /// Thrown when a line grows past ``maximumLineLength`` before its LF.
+    public struct LineTooLong: Error, Equatable, Sendable {
+        public let limit: Int
+    }
+
+    /// Bytes received but not yet returned as a line.
+    public var bufferedByteCount: Int { buffer.count - readIndex }
+
+    /// Appends bytes received from the peer.
+    public mutating func append<Bytes: Sequence>(_ bytes: Bytes) where Bytes.Element == UInt8 {
+        compact()
+        buffer.append(contentsOf: bytes)
+    }
+
+    /// Takes up to `count` raw bytes (not split at LF) from the buffer, for
+    /// payloads whose length is announced in advance. Returns `nil` until all
+    /// `count` bytes have arrived.
+    public mutating func nextBytes(count: Int) -> ArraySlice<UInt8>? {
+        guard buffer.count - readIndex >= count else { return nil }
+        let bytes = buffer[readIndex..<readIndex + count]
+        readIndex += count
+        scanIndex = readIndex
+        return bytes
+    }
+
+    /// The next complete line without its line ending, or `nil` if more bytes
+    /// are needed.
+    ///
+    /// - Throws: ``LineTooLong`` when the buffered, unterminated line is
+    ///   longer than the limit. The decoder is then unusable for this stream:
+    ///   a peer that sends such lines has lost sync and should be closed.
+    public mutating func next() throws -> ArraySlice<UInt8>? {
+        while scanIndex < buffer.count {
+            if buffer[scanIndex] == 0x0A {
+                var end = scanIndex
+                if end > readIndex && buffer[end - 1] == 0x0D { end -= 1 }
+                guard end - readIndex <= maximumLineLength else {
+                    throw LineTooLong(limit: maximumLineLength)
+                }
+                let line = buffer[readIndex..<end]
+                scanIndex += 1
+                readIndex = scanIndex
+                return line
+            }
+            scanIndex += 1
+        }
+        // One byte of slack: the last byte may be the CR of a CRLF.
+        if buffer.count - readIndex > maximumLineLength + 1 {
+            throw LineTooLong(limit: maximumLineLength)
+        }
+        return nil
+    }
+
+    /// Drops consumed bytes before new ones are appended (not while lines
+    /// just returned may still share the storage), once they are all of the
+    /// buffer or at least half of it.
+    private mutating func compact() {
+        if readIndex == buffer.count {
+            buffer.removeAll(keepingCapacity: buffer.capacity <= 64 * 1024)
+            readIndex = 0
+            scanIndex = 0
+        } else if readIndex > 4096 && readIndex * 2 >= buffer.count {
+            buffer.removeSubrange(0..<readIndex)
+            scanIndex -= readIndex
+            readIndex = 0
+        }
+    }
+}

@@ -1,0 +1,120 @@
+// CommandTable.swift: the one table every command is declared in.
+
+import LecternProtocol
+
+/// What a command handler gets: the request and the connection it came on.
+struct CommandContext {
+    let request: Request
+    let connection: Connection
+    let server: Server
+    /// The request's positional arguments, already checked against the arity.
+    let arguments: [String]
+}
+
+/// The result of a command: data lines, then the text of the final OK line.
+struct Reply {
+    var data: [String] = []
+    var status: String
+
+    init(_ status: String, data: [String] = []) {
+        self.status = status
+        self.data = data
+    }
+}
+
+/// One command: name, arity, syntax, summary and handler, in one place.
+///
+/// Dispatch, argument-count errors, `HELP`, `HELP name` and the check that
+/// protocol/PROTOCOL.md documents every command are all driven by this, as
+/// Redis drives everything from its command table.
+struct Command {
+    /// Upper-case name; requests match it case-insensitively.
+    let name: String
+    /// Syntax of the arguments for HELP and error messages: `[message]`.
+    let syntax: String
+    let minimumArguments: Int
+    /// `nil`: no upper bound.
+    let maximumArguments: Int?
+    /// One line for `HELP`.
+    let summary: String
+    /// Extra lines for `HELP name`.
+    let details: [String]
+    let handler: (CommandContext) throws -> Reply
+
+    var usage: String { syntax.isEmpty ? name : "\(name) \(syntax)" }
+}
+
+/// The command table: lookup by name, and the errors for names and arity.
+struct CommandTable {
+    private(set) var commands: [Command] = []
+    private var byName: [String: Int] = [:]
+
+    init(_ commands: [Command]) {
+        for command in commands { register(command) }
+    }
+
+    mutating func register(_ command: Command) {
+        precondition(byName[command.name] == nil, "command \(command.name) declared twice")
+        byName[command.name] = commands.count
+        commands.append(command)
+    }
+
+    func command(named name: String) -> Command? {
+        byName[name.uppercased()].map { commands[$0] }
+    }
+
+    /// Finds the command for `request` and checks its positional arity.
+    ///
+    /// - Throws: `UNKNOWN` (suggesting the nearest name) or `ARGS` (with usage).
+    func resolve(_ request: Request) throws -> (Command, [String]) {
+        guard let command = command(named: request.command) else {
+            var message = "unknown command '\(request.command)'"
+            if let near = nearestName(to: request.command) { message += "; did you mean \(near)?" }
+            message += " (HELP lists commands)"
+            throw ProtocolError(.unknownCommand, message)
+        }
+        let arguments = request.positional
+        if arguments.count < command.minimumArguments {
+            throw ProtocolError(.arguments, "\(command.name) needs \(countPhrase(command.minimumArguments)); usage: \(command.usage)")
+        }
+        if let maximum = command.maximumArguments, arguments.count > maximum {
+            throw ProtocolError(.arguments, "\(command.name) takes at most \(countPhrase(maximum)); usage: \(command.usage)")
+        }
+        return (command, arguments)
+    }
+
+    /// The known name closest to `name` by edit distance, if it is close
+    /// enough to be a plausible typo (at most a third of its letters).
+    func nearestName(to name: String) -> String? {
+        let typed = Array(name.uppercased().unicodeScalars)
+        let scored = commands.map { ($0.name, editDistance(typed, Array($0.name.unicodeScalars))) }
+        guard let best = scored.min(by: { $0.1 < $1.1 }) else { return nil }
+        return best.1 <= max(1, typed.count / 3) ? best.0 : nil
+    }
+
+    private func countPhrase(_ n: Int) -> String { n == 1 ? "1 argument" : "\(n) arguments" }
+}
+
+/// Optimal string alignment distance (Levenshtein plus adjacent
+/// transpositions, since "PIGN" for "PING" is the commonest typo).
+///
+/// - Complexity: O(a·b) time, O(b) space.
+func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
+    if a.isEmpty { return b.count }
+    if b.isEmpty { return a.count }
+    var previousPrevious = [Int](repeating: 0, count: b.count + 1)
+    var previous = Array(0...b.count)
+    var current = [Int](repeating: 0, count: b.count + 1)
+    for i in 1...a.count {
+        current[0] = i
+        for j in 1...b.count {
+            let cost = a[i - 1] == b[j - 1] ? 0 : 1
+            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+            if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                current[j] = min(current[j], previousPrevious[j - 2] + 1)
+            }
+        }
+        (previousPrevious, previous, current) = (previous, current, previousPrevious)
+    }
+    return previous[b.count]
+}

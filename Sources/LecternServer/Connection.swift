@@ -1,0 +1,212 @@
+// Connection.swift: one client: its socket, its request decoder, its output.
+
+import CUV
+import Glibc
+import LecternProtocol
+
+/// One client connection.
+///
+/// Owns its `uv_tcp_t` (see ``LoopHandle``), a ``LineDecoder`` fed from the
+/// server's one shared read buffer, and an output buffer that replies are
+/// appended to. Output is not written when a reply is made but once per loop
+/// iteration, by the server's check handle (``flush()``): a client that
+/// pipelines a hundred requests gets one `write`, not a hundred.
+///
+/// Writing tries `uv_try_write` first; what the kernel does not take is
+/// copied into a ``PendingWrite`` and queued with `uv_write`. Output waiting
+/// (buffered plus queued) past the hard limit closes the connection with a
+/// logged reason, so a client that never reads cannot grow the daemon.
+///
+/// Loop thread only.
+final class Connection {
+    let id: UInt64
+    let peer: String
+    unowned let server: Server
+    let tcp: UnsafeMutablePointer<uv_tcp_t>
+
+    private var decoder: LineDecoder
+    private(set) var output: [UInt8] = []
+    /// Bytes handed to `uv_write` whose callback has not come yet.
+    private(set) var bytesInFlight = 0
+    private(set) var isClosing = false
+    /// Set by QUIT, end of input, or a fatal protocol error: no more
+    /// requests are read; the connection closes once its output is written.
+    private(set) var closesAfterOutput = false
+    /// Whether the server has this connection in its flush list.
+    var isQueuedForFlush = false
+
+    /// Output waiting to reach the kernel.
+    var pendingOutputBytes: Int { output.count + bytesInFlight }
+
+    init(id: UInt64, server: Server, tcp: UnsafeMutablePointer<uv_tcp_t>) {
+        self.id = id
+        self.server = server
+        self.tcp = tcp
+        self.decoder = LineDecoder(maximumLineLength: server.configuration.maximumLineLength)
+        self.peer = Connection.peerName(tcp)
+        LoopHandle.bind(tcp, to: self)
+    }
+
+    // MARK: Reading
+
+    func startReading() {
+        let status = uv_read_start(
+            LoopHandle.stream(tcp),
+            { handle, _, buffer in
+                guard let handle, let buffer,
+                    let server = LoopHandle.owner(of: handle, as: Connection.self)?.server
+                else { return }
+                buffer.pointee = server.sharedReadBuffer
+            },
+            { stream, count, buffer in
+                guard let connection = LoopHandle.owner(of: stream, as: Connection.self) else { return }
+                connection.didRead(count: count, buffer: buffer)
+            })
+        if status != 0 { close(reason: "read start failed: \(LoopHandle.errorName(status))") }
+    }
+
+    private func didRead(count: Int, buffer: UnsafePointer<uv_buf_t>?) {
+        if count < 0 {
+            if count == Int(UV_EOF.rawValue) {
+                Log.debug("connection_eof", ["id": id])
+                finishAfterOutput()
+            } else {
+                close(reason: "read error \(LoopHandle.errorName(Int32(count)))")
+            }
+            return
+        }
+        // count == 0 is "nothing now" (EAGAIN), not the end of the stream.
+        guard count > 0, let base = buffer?.pointee.base, !closesAfterOutput else { return }
+        decoder.append(UnsafeRawBufferPointer(start: base, count: count))
+        processBufferedLines()
+    }
+
+    private func processBufferedLines() {
+        while !closesAfterOutput && !isClosing {
+            let line: ArraySlice<UInt8>
+            do {
+                guard let next = try decoder.next() else { return }
+                line = next
+            } catch let error as LineDecoder.LineTooLong {
+                let message = "request line longer than \(error.limit) bytes (--max-line-bytes); closing"
+                fail(ProtocolError(.lineTooLong, message), tag: nil)
+                return
+            } catch {
+                return
+            }
+            server.handle(line: line, on: self)
+        }
+    }
+
+    /// Sends an error that leaves the stream unusable, then closes.
+    func fail(_ error: ProtocolError, tag: String?) {
+        Log.warning("connection_protocol_error", ["id": id, "peer": peer, "code": error.code, "message": error.message])
+        reply(error, tag: tag)
+        finishAfterOutput()
+    }
+
+    // MARK: Output
+
+    func reply(_ reply: Reply, tag: String?) {
+        for line in reply.data { ReplyEncoder.data(line, into: &output) }
+        ReplyEncoder.ok(reply.status, tag: tag, into: &output)
+        outputDidGrow()
+    }
+
+    func reply(_ error: ProtocolError, tag: String?) {
+        ReplyEncoder.error(error, tag: tag, into: &output)
+        outputDidGrow()
+    }
+
+    private func outputDidGrow() {
+        guard !isClosing else { return }
+        if pendingOutputBytes > server.configuration.outputHardLimit {
+            output.removeAll()
+            close(reason: "output over hard limit (\(server.configuration.outputHardLimit) bytes, --output-hard-limit)")
+            return
+        }
+        server.scheduleFlush(self)
+    }
+
+    /// Stops reading requests and closes once all output is written.
+    func finishAfterOutput() {
+        guard !closesAfterOutput else { return }
+        closesAfterOutput = true
+        uv_read_stop(LoopHandle.stream(tcp))
+        server.scheduleFlush(self)
+    }
+
+    /// Writes buffered output: `uv_try_write` what the kernel takes now,
+    /// `uv_write` the rest. Called by the server once per loop iteration.
+    func flush() {
+        guard !isClosing else { return }
+        if !output.isEmpty {
+            var written = 0
+            if bytesInFlight == 0 {
+                written = output.withUnsafeMutableBytes { bytes -> Int in
+                    var buffer = uv_buf_init(
+                        bytes.baseAddress?.assumingMemoryBound(to: CChar.self), UInt32(bytes.count))
+                    return Int(uv_try_write(LoopHandle.stream(tcp), &buffer, 1))
+                }
+                if written < 0 && written != Int(UV_EAGAIN.rawValue) {
+                    close(reason: "write error \(LoopHandle.errorName(Int32(written)))")
+                    return
+                }
+                written = max(written, 0)
+            }
+            if written < output.count {
+                let rest = output[written...]
+                let status = PendingWrite.start(rest, on: LoopHandle.stream(tcp)) { [unowned self] count, status in
+                    self.didWrite(count: count, status: status)
+                }
+                if status != 0 {
+                    close(reason: "write error \(LoopHandle.errorName(status))")
+                    return
+                }
+                bytesInFlight += rest.count
+            }
+            output.removeAll(keepingCapacity: output.capacity <= 64 * 1024)
+        }
+        if closesAfterOutput && bytesInFlight == 0 {
+            close(reason: nil)
+        }
+    }
+
+    private func didWrite(count: Int, status: Int32) {
+        bytesInFlight -= count
+        guard !isClosing else { return }
+        if status != 0 {
+            close(reason: "write error \(LoopHandle.errorName(status))")
+        } else if closesAfterOutput && bytesInFlight == 0 && output.isEmpty {
+            close(reason: nil)
+        }
+    }
+
+    // MARK: Closing
+
+    /// Closes now; queued writes are cancelled. `reason` nil is a normal close.
+    func close(reason: String?) {
+        guard !isClosing else { return }
+        isClosing = true
+        if let reason {
+            Log.warning("connection_closed", ["id": id, "peer": peer, "reason": reason])
+        } else {
+            Log.info("connection_closed", ["id": id, "peer": peer])
+        }
+        server.connectionDidClose(self)
+        LoopHandle.close(tcp)
+    }
+
+    private static func peerName(_ tcp: UnsafeMutablePointer<uv_tcp_t>) -> String {
+        var storage = sockaddr_storage()
+        var length = Int32(MemoryLayout<sockaddr_storage>.size)
+        let status = withUnsafeMutablePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { uv_tcp_getpeername(tcp, $0, &length) }
+        }
+        guard status == 0 else { return "unknown" }
+        return SocketAddress.describe(storage)
+    }
+}
+
+@available(*, unavailable)
+extension Connection: Sendable {}

@@ -1,1 +1,0 @@
-// LecternServer: see ../shared/ARCHITECTURE.md for what this module owns.

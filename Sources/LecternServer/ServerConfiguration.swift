@@ -1,0 +1,173 @@
+// ServerConfiguration.swift: lecternd's settings, from flags and environment.
+
+/// Everything `lecternd` can be told at start-up, with its defaults.
+///
+/// Each setting has one flag (`--port 7878` or `--port=7878`) and one
+/// environment variable (`LECTERN_PORT`); a flag wins over the environment,
+/// which wins over the default. The table ``options`` drives parsing, the
+/// `--help` text and the documentation, so they cannot disagree.
+public struct ServerConfiguration: Equatable, Sendable {
+    /// Address to listen on. Loopback by default: Lectern is not meant to be
+    /// reachable from other machines unless someone decides so.
+    public var host = "127.0.0.1"
+    /// TCP port; 0 picks a free port (the log line says which).
+    public var port = 7878
+    /// Longest request line accepted, in bytes. A longer line gets
+    /// `ERR TOOLONG` and the connection is closed: it has lost sync.
+    public var maximumLineLength = 1 << 20
+    /// Connections served at once; the next one gets `ERR MAXCLIENTS` and is closed.
+    public var maximumConnections = 10_000
+    /// Bytes of replies and events a connection may have waiting to be
+    /// sent before the daemon closes it: a client that never reads must not
+    /// grow the daemon without bound.
+    public var outputHardLimit = 64 << 20
+    /// Log level: debug, info, warn or error.
+    public var logLevel = Log.Level.info
+
+    public init() {}
+
+    /// One setting: its flag, environment variable, value name, help text,
+    /// and how to apply a value to a configuration.
+    public struct Option: Sendable {
+        public let flag: String
+        public let environment: String
+        public let valueName: String
+        public let help: String
+        let defaultValue: @Sendable (ServerConfiguration) -> String
+        let apply: @Sendable (inout ServerConfiguration, String) throws -> Void
+    }
+
+    /// A flag or value that cannot be used, with a sentence saying why.
+    public struct UsageError: Error, Equatable, Sendable, CustomStringConvertible {
+        public let description: String
+        public init(description: String) { self.description = description }
+    }
+
+    /// What the command line asked for.
+    public enum Action: Equatable, Sendable {
+        case run(ServerConfiguration)
+        case help
+        case version
+    }
+
+    public static let options: [Option] = [
+        Option(
+            flag: "--host", environment: "LECTERN_HOST", valueName: "ADDRESS",
+            help: "IPv4 or IPv6 address to listen on",
+            defaultValue: { $0.host },
+            apply: { config, value in
+                guard !value.isEmpty else { throw UsageError(description: "--host needs an address") }
+                config.host = value
+            }),
+        Option(
+            flag: "--port", environment: "LECTERN_PORT", valueName: "PORT",
+            help: "TCP port to listen on (0 picks a free one)",
+            defaultValue: { String($0.port) },
+            apply: { config, value in config.port = try integer(value, flag: "--port", in: 0...65535) }),
+        Option(
+            flag: "--max-line-bytes", environment: "LECTERN_MAX_LINE_BYTES", valueName: "BYTES",
+            help: "longest request line; longer lines get ERR TOOLONG and a close",
+            defaultValue: { String($0.maximumLineLength) },
+            apply: { config, value in
+                config.maximumLineLength = try integer(value, flag: "--max-line-bytes", in: 64...(1 << 30))
+            }),
+        Option(
+            flag: "--max-connections", environment: "LECTERN_MAX_CONNECTIONS", valueName: "N",
+            help: "connections served at once; more get ERR MAXCLIENTS",
+            defaultValue: { String($0.maximumConnections) },
+            apply: { config, value in
+                config.maximumConnections = try integer(value, flag: "--max-connections", in: 1...1_000_000)
+            }),
+        Option(
+            flag: "--output-hard-limit", environment: "LECTERN_OUTPUT_HARD_LIMIT", valueName: "BYTES",
+            help: "unsent output that makes the daemon close a connection",
+            defaultValue: { String($0.outputHardLimit) },
+            apply: { config, value in
+                config.outputHardLimit = try integer(value, flag: "--output-hard-limit", in: 1024...(1 << 40))
+            }),
+        Option(
+            flag: "--log-level", environment: "LECTERN_LOG_LEVEL", valueName: "LEVEL",
+            help: "debug, info, warn or error",
+            defaultValue: { $0.logLevel.name },
+            apply: { config, value in
+                guard let level = [Log.Level.debug, .info, .warning, .error].first(where: { $0.name == value })
+                else { throw UsageError(description: "--log-level must be debug, info, warn or error, not '\(value)'") }
+                config.logLevel = level
+            }),
+    ]
+
+    /// Reads `arguments` (without the program name) over `environment`.
+    ///
+    /// - Throws: ``UsageError`` naming the flag or variable at fault.
+    public static func parse(arguments: [String], environment: [String: String]) throws -> Action {
+        var config = ServerConfiguration()
+        for option in options {
+            if let value = environment[option.environment] {
+                do { try option.apply(&config, value) } catch let error as UsageError {
+                    throw UsageError(description: "\(option.environment): \(error.description)")
+                }
+            }
+        }
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            switch argument {
+            case "-h", "--help": return .help
+            case "--version": return .version
+            default: break
+            }
+            let name: String
+            var value: String?
+            if let equals = argument.firstIndex(of: "=") {
+                name = String(argument[..<equals])
+                value = String(argument[argument.index(after: equals)...])
+            } else {
+                name = argument
+            }
+            guard let option = options.first(where: { $0.flag == name }) else {
+                throw UsageError(description: "unknown flag '\(argument)' (lecternd --help lists them)")
+            }
+            if value == nil {
+                guard index < arguments.count else { throw UsageError(description: "\(name) needs a value") }
+                value = arguments[index]
+                index += 1
+            }
+            try option.apply(&config, value ?? "")
+        }
+        return .run(config)
+    }
+
+    /// The `--help` text: every flag with its environment variable and default.
+    public static func helpText() -> String {
+        let defaults = ServerConfiguration()
+        var text = """
+            lecternd: the Lectern sentence-highlighting reader daemon.
+
+            Usage: lecternd [flags]
+
+            Each flag can also be set by the environment variable shown; a flag
+            wins over the environment.
+
+            Flags:
+
+            """
+        let rows = options.map { ("\($0.flag) \($0.valueName)", $0) }
+        let width = (rows.map(\.0.count).max() ?? 0) + 2
+        for (left, option) in rows {
+            let padding = String(repeating: " ", count: width - left.count)
+            text += "  \(left)\(padding)\(option.help)\n"
+            text += "  \(String(repeating: " ", count: width))default \(option.defaultValue(defaults)), env \(option.environment)\n"
+        }
+        text += "  -h, --help\(String(repeating: " ", count: width - 10))this text\n"
+        text += "  --version\(String(repeating: " ", count: width - 9))print the version and exit\n"
+        return text
+    }
+
+    private static func integer(_ text: String, flag: String, in range: ClosedRange<Int>) throws -> Int {
+        guard let value = Int(text), range.contains(value) else {
+            throw UsageError(description: "\(flag) must be a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
+        }
+        return value
+    }
+}

@@ -1,0 +1,42 @@
+// SocketAddress.swift: parsing and printing IPv4/IPv6 socket addresses.
+
+import CUV
+import Glibc
+
+/// Socket addresses as the daemon takes them from flags and prints them in logs.
+enum SocketAddress {
+    /// `host:port` as a `sockaddr_storage`: IPv6 when the host has a colon.
+    static func make(host: String, port: Int) -> sockaddr_storage? {
+        var storage = sockaddr_storage()
+        let status: Int32 = withUnsafeMutablePointer(to: &storage) { pointer in
+            if host.contains(":") {
+                return pointer.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) {
+                    uv_ip6_addr(host, Int32(port), $0)
+                }
+            }
+            return pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) {
+                uv_ip4_addr(host, Int32(port), $0)
+            }
+        }
+        return status == 0 ? storage : nil
+    }
+
+    /// `127.0.0.1:7878` or `[::1]:7878`.
+    static func describe(_ storage: sockaddr_storage) -> String {
+        var storage = storage
+        let family = Int32(storage.ss_family)
+        var name = [CChar](repeating: 0, count: 64)
+        return withUnsafePointer(to: &storage) { pointer -> String in
+            if family == AF_INET6 {
+                return pointer.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { address in
+                    uv_ip6_name(address, &name, name.count)
+                    return "[\(String(cString: name))]:\(UInt16(bigEndian: address.pointee.sin6_port))"
+                }
+            }
+            return pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { address in
+                uv_ip4_name(address, &name, name.count)
+                return "\(String(cString: name)):\(UInt16(bigEndian: address.pointee.sin_port))"
+            }
+        }
+    }
+}

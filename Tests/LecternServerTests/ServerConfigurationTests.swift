@@ -1,0 +1,47 @@
+// ServerConfigurationTests.swift: lecternd's flags and environment.
+
+import Testing
+import LecternServer
+
+@Suite struct ServerConfigurationTests {
+    private func run(_ arguments: [String], _ environment: [String: String] = [:]) throws -> ServerConfiguration? {
+        if case .run(let config) = try ServerConfiguration.parse(arguments: arguments, environment: environment) {
+            return config
+        }
+        return nil
+    }
+
+    @Test func defaultsAreLoopbackOn7878() throws {
+        let config = try #require(try run([]))
+        #expect(config.host == "127.0.0.1")
+        #expect(config.port == 7878)
+    }
+
+    @Test func flagsInBothFormsAndEnvironmentWithFlagsWinning() throws {
+        let config = try #require(try run(["--port", "9000", "--max-line-bytes=4096"], ["LECTERN_PORT": "1", "LECTERN_HOST": "::1"]))
+        #expect(config.port == 9000)
+        #expect(config.host == "::1")
+        #expect(config.maximumLineLength == 4096)
+    }
+
+    @Test func badInputNamesTheFlag() {
+        #expect(throws: ServerConfiguration.UsageError(description: "--port must be a whole number from 0 to 65535, not 'http'")) {
+            try run(["--port", "http"])
+        }
+        #expect(throws: ServerConfiguration.UsageError(description: "unknown flag '--prot' (lecternd --help lists them)")) {
+            try run(["--prot", "1"])
+        }
+        #expect(throws: ServerConfiguration.UsageError(description: "--port needs a value")) { try run(["--port"]) }
+        #expect(throws: ServerConfiguration.UsageError.self) { try run([], ["LECTERN_PORT": "-1"]) }
+    }
+
+    @Test func helpListsEveryFlagWithItsDefault() throws {
+        #expect(try ServerConfiguration.parse(arguments: ["--help"], environment: [:]) == .help)
+        let help = ServerConfiguration.helpText()
+        for option in ServerConfiguration.options {
+            #expect(help.contains(option.flag))
+            #expect(help.contains("env \(option.environment)"))
+        }
+        #expect(help.contains("default 7878"))
+    }
+}
