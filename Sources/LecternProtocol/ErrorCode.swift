@@ -25,10 +25,12 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
     public static let binary = ErrorCode(rawValue: "BINARY")
     /// The daemon is at its connection limit; the connection is closed.
     public static let maxClients = ErrorCode(rawValue: "MAXCLIENTS")
+    /// A literal or heredoc payload is larger than the daemon accepts.
+    public static let payloadTooLarge = ErrorCode(rawValue: "PAYLOAD")
 
     /// The codes defined by this module, in the order PROTOCOL.md lists them.
     public static let all: [ErrorCode] = [
-        .unknownCommand, .arguments, .syntax, .invalidUTF8, .lineTooLong, .binary, .maxClients,
+        .unknownCommand, .arguments, .syntax, .invalidUTF8, .lineTooLong, .binary, .maxClients, .payloadTooLarge,
     ]
 }
 

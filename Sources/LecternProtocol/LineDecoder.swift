@@ -49,6 +49,11 @@ public struct LineDecoder: Sendable {
         buffer.append(contentsOf: bytes)
     }
 
+    /// The buffered byte `offset` bytes past the read position, if it has arrived.
+    public func peekByte(at offset: Int) -> UInt8? {
+        readIndex + offset < buffer.count ? buffer[readIndex + offset] : nil
+    }
+
     /// Takes up to `count` raw bytes (not split at LF) from the buffer, for
     /// payloads whose length is announced in advance. Returns `nil` until all
     /// `count` bytes have arrived.

@@ -2,13 +2,31 @@
 
 /// Encodes replies into a connection's output bytes.
 ///
-/// A reply is zero or more data lines (`* …`) and exactly one final status
-/// line: `[@tag ]OK [text]` or `[@tag ]ERR CODE sentence`. Every line ends
-/// with CRLF. Text that could contain a line break goes through ``quote(_:)``.
+/// A reply is zero or more data lines (`* …`, or a literal `* {N}` followed
+/// by N bytes) and exactly one final status line: `[@tag ]OK [text]` or
+/// `[@tag ]ERR CODE sentence`. Asynchronous events are `! …` lines written
+/// between replies. Every line ends with CRLF. Text that could contain a line break goes through ``quote(_:)``.
 public enum ReplyEncoder {
     /// Appends a data line: `* ` and `text`. `text` must not contain CR or LF.
     public static func data(_ text: String, into output: inout [UInt8]) {
         output.append(UInt8(ascii: "*"))
+        output.append(UInt8(ascii: " "))
+        output.append(contentsOf: text.utf8)
+        crlf(&output)
+    }
+
+    /// Appends a literal data line: `* {N}`, CRLF, the N bytes, CRLF.
+    /// Exact bytes (a document's text, an SVG) travel this way.
+    public static func literal(_ bytes: [UInt8], into output: inout [UInt8]) {
+        output.append(contentsOf: "* {\(bytes.count)}".utf8)
+        crlf(&output)
+        output.append(contentsOf: bytes)
+        crlf(&output)
+    }
+
+    /// Appends an event line: `! ` and `text` (CR/LF-free).
+    public static func event(_ text: String, into output: inout [UInt8]) {
+        output.append(UInt8(ascii: "!"))
         output.append(UInt8(ascii: " "))
         output.append(contentsOf: text.utf8)
         crlf(&output)

@@ -28,11 +28,15 @@ public struct Request: Equatable, Sendable {
     /// The command name as the client wrote it.
     public var command: String
     public var arguments: [Argument]
+    /// The exact bytes of a literal (`{N}`) or heredoc (`<<WORD`) payload
+    /// that followed the request line, if it announced one.
+    public var payload: [UInt8]?
 
-    public init(tag: String? = nil, command: String, arguments: [Argument] = []) {
+    public init(tag: String? = nil, command: String, arguments: [Argument] = [], payload: [UInt8]? = nil) {
         self.tag = tag
         self.command = command
         self.arguments = arguments
+        self.payload = payload
     }
 
     /// The positional arguments, in order.

@@ -11,15 +11,34 @@ struct CommandContext {
     let arguments: [String]
 }
 
+/// One data line of a reply: text, or exact bytes sent as a literal.
+enum ReplyLine {
+    case text(String)
+    case literal([UInt8])
+}
+
 /// The result of a command: data lines, then the text of the final OK line.
 struct Reply {
-    var data: [String] = []
+    var data: [ReplyLine] = []
     var status: String
 
     init(_ status: String, data: [String] = []) {
         self.status = status
-        self.data = data
+        self.data = data.map(ReplyLine.text)
     }
+
+    init(_ status: String, lines: [ReplyLine]) {
+        self.status = status
+        self.data = lines
+    }
+}
+
+/// What a handler did with its request.
+enum CommandOutcome {
+    /// The reply, now.
+    case reply(Reply)
+    /// The handler called ``Connection/deferReply()`` and will complete it.
+    case deferred
 }
 
 /// One command: name, arity, syntax, summary and handler, in one place.
@@ -39,7 +58,11 @@ struct Command {
     let summary: String
     /// Extra lines for `HELP name`.
     let details: [String]
-    let handler: (CommandContext) throws -> Reply
+    /// Whether the command takes a literal or heredoc payload.
+    var acceptsPayload = false
+    /// Whether the command may run before AUTH (when a token is configured).
+    var allowedBeforeAuth = false
+    let handler: (CommandContext) throws -> CommandOutcome
 
     var usage: String { syntax.isEmpty ? name : "\(name) \(syntax)" }
 }
@@ -72,6 +95,9 @@ struct CommandTable {
             if let near = nearestName(to: request.command) { message += "; did you mean \(near)?" }
             message += " (HELP lists commands)"
             throw ProtocolError(.unknownCommand, message)
+        }
+        if request.payload != nil && !command.acceptsPayload {
+            throw ProtocolError(.arguments, "\(command.name) takes no literal or heredoc payload; usage: \(command.usage)")
         }
         let arguments = request.positional
         if arguments.count < command.minimumArguments {

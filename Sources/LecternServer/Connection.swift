@@ -6,7 +6,7 @@ import LecternProtocol
 
 /// One client connection.
 ///
-/// Owns its `uv_tcp_t` (see ``LoopHandle``), a ``LineDecoder`` fed from the
+/// Owns its stream handle, TCP or Unix socket (see ``LoopHandle``), a ``LineDecoder`` fed from the
 /// server's one shared read buffer, and an output buffer that replies are
 /// appended to. Output is not written when a reply is made but once per loop
 /// iteration, by the server's check handle (``flush()``): a client that
@@ -22,9 +22,16 @@ final class Connection {
     let id: UInt64
     let peer: String
     unowned let server: Server
-    let tcp: UnsafeMutablePointer<uv_tcp_t>
+    let stream: UnsafeMutablePointer<uv_stream_t>
 
-    private var decoder: LineDecoder
+    private var decoder: RequestDecoder
+    /// Per-connection protocol state: offset unit, client name, views.
+    let session = Session()
+    /// A command's reply is being computed off the loop thread; later
+    /// requests wait (replies keep request order) and reading pauses.
+    private(set) var isAwaitingReply = false
+    /// Loop time (ms) of the last request, for the idle timeout.
+    var lastActivity: UInt64 = 0
     private(set) var output: [UInt8] = []
     /// Bytes handed to `uv_write` whose callback has not come yet.
     private(set) var bytesInFlight = 0
@@ -38,20 +45,27 @@ final class Connection {
     /// Output waiting to reach the kernel.
     var pendingOutputBytes: Int { output.count + bytesInFlight }
 
-    init(id: UInt64, server: Server, tcp: UnsafeMutablePointer<uv_tcp_t>) {
+    init(id: UInt64, server: Server, stream: UnsafeMutablePointer<uv_stream_t>, isTCP: Bool) {
         self.id = id
         self.server = server
-        self.tcp = tcp
-        self.decoder = LineDecoder(maximumLineLength: server.configuration.maximumLineLength)
-        self.peer = Connection.peerName(tcp)
-        LoopHandle.bind(tcp, to: self)
+        self.stream = stream
+        self.decoder = RequestDecoder(
+            maximumLineLength: server.configuration.maximumLineLength,
+            maximumPayloadLength: server.configuration.maximumPayloadLength)
+        self.lastActivity = uv_now(server.loop)
+        self.peer = isTCP ? Connection.peerName(stream) : "unix"
+        LoopHandle.bind(stream, to: self)
+        if isTCP {
+            // Replies are small and latency matters more than packet count.
+            uv_tcp_nodelay(UnsafeMutableRawPointer(stream).assumingMemoryBound(to: uv_tcp_t.self), 1)
+        }
     }
 
     // MARK: Reading
 
     func startReading() {
         let status = uv_read_start(
-            LoopHandle.stream(tcp),
+            stream,
             { handle, _, buffer in
                 guard let handle, let buffer,
                     let server = LoopHandle.owner(of: handle, as: Connection.self)?.server
@@ -78,24 +92,44 @@ final class Connection {
         // count == 0 is "nothing now" (EAGAIN), not the end of the stream.
         guard count > 0, let base = buffer?.pointee.base, !closesAfterOutput else { return }
         decoder.append(UnsafeRawBufferPointer(start: base, count: count))
-        processBufferedLines()
+        processBufferedRequests()
     }
 
-    private func processBufferedLines() {
-        while !closesAfterOutput && !isClosing {
-            let line: ArraySlice<UInt8>
-            do {
-                guard let next = try decoder.next() else { return }
-                line = next
-            } catch let error as LineDecoder.LineTooLong {
-                let message = "request line longer than \(error.limit) bytes (--max-line-bytes); closing"
-                fail(ProtocolError(.lineTooLong, message), tag: nil)
-                return
-            } catch {
-                return
+    private func processBufferedRequests() {
+        while !closesAfterOutput && !isClosing && !isAwaitingReply {
+            guard let item = decoder.next() else { return }
+            lastActivity = uv_now(server.loop)
+            switch item {
+            case .request(let request):
+                server.dispatch(request, on: self)
+            case .failure(let error, let tag, let closesConnection):
+                if closesConnection {
+                    fail(error, tag: tag)
+                } else {
+                    reply(error, tag: tag)
+                }
             }
-            server.handle(line: line, on: self)
         }
+    }
+
+    /// Marks the current request's reply as coming later (from work off the
+    /// loop thread); ``completeDeferredReply(_:tag:)`` delivers it.
+    func deferReply() {
+        isAwaitingReply = true
+        uv_read_stop(stream)
+    }
+
+    /// Delivers a deferred reply and resumes the requests that waited for it.
+    func completeDeferredReply(_ result: Result<Reply, ProtocolError>, tag: String?) {
+        guard isAwaitingReply else { return }
+        isAwaitingReply = false
+        guard !isClosing else { return }
+        switch result {
+        case .success(let value): reply(value, tag: tag)
+        case .failure(let error): reply(error, tag: tag)
+        }
+        processBufferedRequests()
+        if !closesAfterOutput && !isAwaitingReply && !isClosing { startReading() }
     }
 
     /// Sends an error that leaves the stream unusable, then closes.
@@ -108,8 +142,21 @@ final class Connection {
     // MARK: Output
 
     func reply(_ reply: Reply, tag: String?) {
-        for line in reply.data { ReplyEncoder.data(line, into: &output) }
+        for line in reply.data {
+            switch line {
+            case .text(let text): ReplyEncoder.data(text, into: &output)
+            case .literal(let bytes): ReplyEncoder.literal(bytes, into: &output)
+            }
+        }
         ReplyEncoder.ok(reply.status, tag: tag, into: &output)
+        outputDidGrow()
+    }
+
+    /// Appends an asynchronous event line (`! …`). Events are only ever
+    /// written between replies, since replies are written whole.
+    func send(event: String) {
+        guard !isClosing else { return }
+        ReplyEncoder.event(event, into: &output)
         outputDidGrow()
     }
 
@@ -132,7 +179,7 @@ final class Connection {
     func finishAfterOutput() {
         guard !closesAfterOutput else { return }
         closesAfterOutput = true
-        uv_read_stop(LoopHandle.stream(tcp))
+        uv_read_stop(stream)
         server.scheduleFlush(self)
     }
 
@@ -146,7 +193,7 @@ final class Connection {
                 written = output.withUnsafeMutableBytes { bytes -> Int in
                     var buffer = uv_buf_init(
                         bytes.baseAddress?.assumingMemoryBound(to: CChar.self), UInt32(bytes.count))
-                    return Int(uv_try_write(LoopHandle.stream(tcp), &buffer, 1))
+                    return Int(uv_try_write(stream, &buffer, 1))
                 }
                 if written < 0 && written != Int(UV_EAGAIN.rawValue) {
                     close(reason: "write error \(LoopHandle.errorName(Int32(written)))")
@@ -156,7 +203,7 @@ final class Connection {
             }
             if written < output.count {
                 let rest = output[written...]
-                let status = PendingWrite.start(rest, on: LoopHandle.stream(tcp)) { [unowned self] count, status in
+                let status = PendingWrite.start(rest, on: stream) { [unowned self] count, status in
                     self.didWrite(count: count, status: status)
                 }
                 if status != 0 {
@@ -194,10 +241,11 @@ final class Connection {
             Log.info("connection_closed", ["id": id, "peer": peer])
         }
         server.connectionDidClose(self)
-        LoopHandle.close(tcp)
+        LoopHandle.close(stream)
     }
 
-    private static func peerName(_ tcp: UnsafeMutablePointer<uv_tcp_t>) -> String {
+    private static func peerName(_ stream: UnsafeMutablePointer<uv_stream_t>) -> String {
+        let tcp = UnsafeMutableRawPointer(stream).assumingMemoryBound(to: uv_tcp_t.self)
         var storage = sockaddr_storage()
         var length = Int32(MemoryLayout<sockaddr_storage>.size)
         let status = withUnsafeMutablePointer(to: &storage) {

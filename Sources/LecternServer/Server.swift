@@ -1,4 +1,4 @@
-// Server.swift: the libuv loop, the listener, and the connections on it.
+// Server.swift: the libuv loop, its listeners, and the connections on them.
 
 import CUV
 import Glibc
@@ -6,11 +6,13 @@ import LecternProtocol
 
 /// The daemon: one libuv loop on one thread that owns all state.
 ///
-/// Handles it owns: the TCP listener, one check handle that flushes the
-/// output of every connection that produced some in this loop iteration
-/// (Redis's `beforeSleep` write pass), and SIGINT/SIGTERM handles that start
-/// a clean shutdown. One read buffer is shared by all connections: a read
-/// callback consumes it completely before the next read starts.
+/// Handles it owns: the listeners (TCP, and a Unix socket if asked for);
+/// one check handle that flushes the output of every connection that
+/// produced some in this loop iteration (Redis's `beforeSleep` write pass);
+/// a once-a-second housekeeping timer (idle timeouts, the commands-per-second
+/// figure); SIGINT/SIGTERM handles that start a clean shutdown. One read
+/// buffer is shared by all connections: a read callback consumes it
+/// completely before the next read starts.
 ///
 /// ```swift
 /// let server = try Server(configuration: config)
@@ -20,12 +22,13 @@ import LecternProtocol
 /// Loop thread only (``run()`` makes the calling thread the loop thread).
 public final class Server {
     public let configuration: ServerConfiguration
-    /// The address actually bound (the real port when 0 was asked for).
+    /// The TCP address actually bound (the real port when 0 was asked for).
     public private(set) var boundAddress = ""
 
     let loop: UnsafeMutablePointer<uv_loop_t>
-    private let listener: UnsafeMutablePointer<uv_tcp_t>
+    private var listeners: [Listener] = []
     private let flushCheck: UnsafeMutablePointer<uv_check_t>
+    private let housekeepingTimer: UnsafeMutablePointer<uv_timer_t>
     private var signalHandles: [UnsafeMutablePointer<uv_signal_t>] = []
 
     private(set) var commands: CommandTable
@@ -33,6 +36,8 @@ public final class Server {
     private var nextConnectionID: UInt64 = 1
     private var flushQueue: [Connection] = []
     private var isShuttingDown = false
+    /// Counters for STATS.
+    private(set) var statistics = ServerStatistics()
 
     private static let readBufferSize = 64 * 1024
     private let readBufferMemory: UnsafeMutablePointer<CChar>
@@ -44,30 +49,32 @@ public final class Server {
         public let description: String
     }
 
-    /// Creates the loop and binds the listener; nothing runs until ``run()``.
+    /// Creates the loop and binds the listeners; nothing runs until ``run()``.
     public init(configuration: ServerConfiguration) throws {
         self.configuration = configuration
         self.commands = CommandTable(Server.sessionCommands)
         readBufferMemory = .allocate(capacity: Server.readBufferSize)
         loop = .allocate(capacity: 1)
         uv_loop_init(loop)
-        listener = LoopHandle.allocate(uv_tcp_t.self)
         flushCheck = LoopHandle.allocate(uv_check_t.self)
-
-        uv_tcp_init(loop, listener)
-        LoopHandle.bind(listener, to: self)
+        housekeepingTimer = LoopHandle.allocate(uv_timer_t.self)
         uv_check_init(loop, flushCheck)
         LoopHandle.bind(flushCheck, to: self)
+        uv_timer_init(loop, housekeepingTimer)
+        LoopHandle.bind(housekeepingTimer, to: self)
+        statistics.startTime = uv_now(loop)
         do {
-            try listen()
+            let tcp = try Listener(kind: .tcp, host: configuration.host, port: configuration.port, server: self)
+            listeners.append(tcp)
+            boundAddress = tcp.address
+            if let path = configuration.unixSocketPath {
+                listeners.append(try Listener(kind: .unix(path: path), host: "", port: 0, server: self))
+            }
         } catch {
             // Give back what init made so nothing leaks on a failed start.
-            LoopHandle.close(listener)
-            LoopHandle.close(flushCheck)
+            closeAllHandles()
             uv_run(loop, UV_RUN_DEFAULT)
             uv_loop_close(loop)
-            loop.deallocate()
-            readBufferMemory.deallocate()
             throw error
         }
     }
@@ -75,31 +82,6 @@ public final class Server {
     deinit {
         readBufferMemory.deallocate()
         loop.deallocate()
-    }
-
-    private func listen() throws {
-        guard let address = SocketAddress.make(host: configuration.host, port: configuration.port) else {
-            throw StartError(description: "'\(configuration.host)' is not an IPv4 or IPv6 address")
-        }
-        var storage = address
-        var status = withUnsafePointer(to: &storage) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { uv_tcp_bind(listener, $0, 0) }
-        }
-        if status == 0 {
-            status = uv_listen(LoopHandle.stream(listener), 511) { stream, status in
-                guard let server = LoopHandle.owner(of: stream, as: Server.self) else { return }
-                server.acceptConnection(status: status)
-            }
-        }
-        guard status == 0 else {
-            throw StartError(description: "cannot listen on \(configuration.host):\(configuration.port): \(String(cString: uv_strerror(status)))")
-        }
-        var bound = sockaddr_storage()
-        var length = Int32(MemoryLayout<sockaddr_storage>.size)
-        _ = withUnsafeMutablePointer(to: &bound) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { uv_tcp_getsockname(listener, $0, &length) }
-        }
-        boundAddress = SocketAddress.describe(bound)
     }
 
     /// Runs the loop until shutdown, then closes it.
@@ -126,7 +108,12 @@ public final class Server {
         uv_check_start(flushCheck) { handle in
             LoopHandle.owner(of: handle, as: Server.self)?.flushPendingOutput()
         }
-        Log.info("listening", ["addr": boundAddress, "pid": getpid()])
+        uv_timer_start(housekeepingTimer, { handle in
+            LoopHandle.owner(of: handle, as: Server.self)?.housekeeping()
+        }, 1000, 1000)
+        for listener in listeners {
+            Log.info("listening", ["addr": listener.address, "pid": getpid()])
+        }
         uv_run(loop, UV_RUN_DEFAULT)
         let status = uv_loop_close(loop)
         if status != 0 {
@@ -135,38 +122,45 @@ public final class Server {
         Log.info("stopped")
     }
 
-    /// Closes the listener and every connection; the loop then runs out of
+    /// Closes the listeners and every connection; the loop then runs out of
     /// handles and ``run()`` returns.
     func shutdown(signal number: Int32) {
         guard !isShuttingDown else { return }
         isShuttingDown = true
-        Log.info("shutting_down", ["signal": number == SIGINT ? "SIGINT" : number == SIGTERM ? "SIGTERM" : String(number), "connections": connections.count])
-        LoopHandle.close(listener)
+        let name = number == SIGINT ? "SIGINT" : number == SIGTERM ? "SIGTERM" : String(number)
+        Log.info("shutting_down", ["signal": name, "connections": connections.count])
         for connection in Array(connections.values) { connection.close(reason: nil) }
+        closeAllHandles()
+    }
+
+    private func closeAllHandles() {
+        for listener in listeners { listener.close() }
+        listeners.removeAll()
         for handle in signalHandles { LoopHandle.close(handle) }
         signalHandles.removeAll()
         LoopHandle.close(flushCheck)
+        LoopHandle.close(housekeepingTimer)
     }
 
     // MARK: Connections
 
-    private func acceptConnection(status: Int32) {
+    func acceptConnection(from listener: Listener, status: Int32) {
         guard status == 0 else {
             Log.error("accept_failed", ["error": LoopHandle.errorName(status)])
             return
         }
-        let tcp = LoopHandle.allocate(uv_tcp_t.self)
-        uv_tcp_init(loop, tcp)
-        let accepted = uv_accept(LoopHandle.stream(listener), LoopHandle.stream(tcp))
-        let connection = Connection(id: nextConnectionID, server: self, tcp: tcp)
+        let stream = listener.makeClientStream()
+        let accepted = uv_accept(listener.stream, stream)
+        let connection = Connection(id: nextConnectionID, server: self, stream: stream, isTCP: listener.isTCP)
         nextConnectionID += 1
         guard accepted == 0 else {
             connection.close(reason: "accept failed: \(LoopHandle.errorName(accepted))")
             return
         }
-        uv_tcp_nodelay(tcp, 1)
+        statistics.connectionsAccepted += 1
         connections[connection.id] = connection
         if connections.count > configuration.maximumConnections {
+            statistics.connectionsRefused += 1
             Log.warning("connection_refused", ["peer": connection.peer, "limit": configuration.maximumConnections])
             connection.fail(ProtocolError(.maxClients, "the daemon serves at most \(configuration.maximumConnections) connections (--max-connections); try again later"), tag: nil)
             return
@@ -179,8 +173,20 @@ public final class Server {
         connections[connection.id] = nil
     }
 
-    /// Number of open connections.
-    var connectionCount: Int { connections.count }
+    /// The open connections, in no particular order.
+    var openConnections: Dictionary<UInt64, Connection>.Values { connections.values }
+
+    /// Once a second: the commands-per-second figure and idle timeouts.
+    private func housekeeping() {
+        statistics.closeSecond()
+        let timeout = UInt64(configuration.idleTimeoutSeconds) * 1000
+        guard timeout > 0 else { return }
+        let now = uv_now(loop)
+        for connection in Array(connections.values)
+        where connection.session.isIdleTimeoutExempt == false && now &- connection.lastActivity >= timeout {
+            connection.close(reason: "idle for \(configuration.idleTimeoutSeconds) s (--idle-timeout)")
+        }
+    }
 
     // MARK: Output
 
@@ -192,7 +198,6 @@ public final class Server {
     }
 
     private func flushPendingOutput() {
-        // Flushing can queue nothing new, but swap first to be safe.
         let queue = flushQueue
         flushQueue.removeAll(keepingCapacity: true)
         for connection in queue {
@@ -203,27 +208,16 @@ public final class Server {
 
     // MARK: Requests
 
-    /// Parses one request line and runs its command.
-    func handle(line: ArraySlice<UInt8>, on connection: Connection) {
-        let request: Request
-        do {
-            guard let parsed = try RequestParser.parse(line) else { return }
-            request = parsed
-        } catch let error as ProtocolError {
-            let tag = RequestParser.tag(of: line)
-            if error.code == .binary {
-                connection.fail(error, tag: tag)
-            } else {
-                connection.reply(error, tag: tag)
-            }
-            return
-        } catch {
-            return
-        }
+    /// Runs one request's command and sends its reply (or defers it).
+    func dispatch(_ request: Request, on connection: Connection) {
+        statistics.commandsProcessed += 1
         do {
             let (command, arguments) = try commands.resolve(request)
             let context = CommandContext(request: request, connection: connection, server: self, arguments: arguments)
-            connection.reply(try command.handler(context), tag: request.tag)
+            switch try command.handler(context) {
+            case .reply(let reply): connection.reply(reply, tag: request.tag)
+            case .deferred: break
+            }
         } catch let error as ProtocolError {
             connection.reply(error, tag: request.tag)
         } catch {

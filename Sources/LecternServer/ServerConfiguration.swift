@@ -15,6 +15,13 @@ public struct ServerConfiguration: Equatable, Sendable {
     /// Longest request line accepted, in bytes. A longer line gets
     /// `ERR TOOLONG` and the connection is closed: it has lost sync.
     public var maximumLineLength = 1 << 20
+    /// Largest literal or heredoc payload (a document's text), in bytes.
+    public var maximumPayloadLength = 16 << 20
+    /// Seconds without a request after which a connection that watches
+    /// nothing and streams nothing is closed; 0 never closes.
+    public var idleTimeoutSeconds = 900
+    /// Also listen on this Unix-domain socket (created with mode 0600).
+    public var unixSocketPath: String?
     /// Connections served at once; the next one gets `ERR MAXCLIENTS` and is closed.
     public var maximumConnections = 10_000
     /// Bytes of replies and events a connection may have waiting to be
@@ -70,6 +77,28 @@ public struct ServerConfiguration: Equatable, Sendable {
             defaultValue: { String($0.maximumLineLength) },
             apply: { config, value in
                 config.maximumLineLength = try integer(value, flag: "--max-line-bytes", in: 64...(1 << 30))
+            }),
+        Option(
+            flag: "--unix-socket", environment: "LECTERN_UNIX_SOCKET", valueName: "PATH",
+            help: "also listen on this Unix socket (mode 0600)",
+            defaultValue: { $0.unixSocketPath ?? "none" },
+            apply: { config, value in
+                guard !value.isEmpty else { throw UsageError(description: "--unix-socket needs a path") }
+                config.unixSocketPath = value
+            }),
+        Option(
+            flag: "--max-payload-bytes", environment: "LECTERN_MAX_PAYLOAD_BYTES", valueName: "BYTES",
+            help: "largest literal or heredoc payload; larger ones get ERR PAYLOAD",
+            defaultValue: { String($0.maximumPayloadLength) },
+            apply: { config, value in
+                config.maximumPayloadLength = try integer(value, flag: "--max-payload-bytes", in: 1...(1 << 30))
+            }),
+        Option(
+            flag: "--idle-timeout", environment: "LECTERN_IDLE_TIMEOUT", valueName: "SECONDS",
+            help: "close connections idle this long that watch and stream nothing (0: never)",
+            defaultValue: { String($0.idleTimeoutSeconds) },
+            apply: { config, value in
+                config.idleTimeoutSeconds = try integer(value, flag: "--idle-timeout", in: 0...(365 * 86400))
             }),
         Option(
             flag: "--max-connections", environment: "LECTERN_MAX_CONNECTIONS", valueName: "N",

@@ -10,8 +10,8 @@ extension Server {
             summary: "Checks that the daemon answers: OK PONG, or OK and the message quoted.",
             details: ["PING        -> OK PONG", "PING \"hi\"   -> OK \"hi\""],
             handler: { context in
-                guard let message = context.arguments.first else { return Reply("PONG") }
-                return Reply(ReplyEncoder.quote(message))
+                guard let message = context.arguments.first else { return .reply(Reply("PONG")) }
+                return .reply(Reply(ReplyEncoder.quote(message)))
             }),
         Command(
             name: "HELP", syntax: "[command]", minimumArguments: 0, maximumArguments: 1,
@@ -25,13 +25,13 @@ extension Server {
                         if let near = table.nearestName(to: name) { message += "; did you mean \(near)?" }
                         throw ProtocolError(.unknownCommand, message)
                     }
-                    return Reply(command.name, data: [command.usage, command.summary] + command.details)
+                    return .reply(Reply(command.name, data: [command.usage, command.summary] + command.details))
                 }
                 let width = (table.commands.map(\.usage.count).max() ?? 0) + 2
                 let lines = table.commands.map { command in
                     command.usage + String(repeating: " ", count: width - command.usage.count) + command.summary
                 }
-                return Reply("\(lines.count) commands; HELP <command> for one", data: lines)
+                return .reply(Reply("\(lines.count) commands; HELP <command> for one", data: lines))
             }),
         Command(
             name: "QUIT", syntax: "", minimumArguments: 0, maximumArguments: 0,
@@ -39,7 +39,12 @@ extension Server {
             details: ["QUIT        -> OK BYE, then the daemon closes the connection"],
             handler: { context in
                 context.connection.finishAfterOutput()
-                return Reply("BYE")
+                return .reply(Reply("BYE"))
             }),
+        Command(
+            name: "STATS", syntax: "", minimumArguments: 0, maximumArguments: 0,
+            summary: "Reports the daemon's figures: connections, documents, commands per second, memory, output buffers.",
+            details: ["STATS       -> one '* name value' line per figure, then OK STATS"],
+            handler: { context in .reply(Reply("STATS", data: context.server.statisticsLines())) }),
     ]
 }

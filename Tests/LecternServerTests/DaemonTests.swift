@@ -11,7 +11,7 @@ import Testing
         #expect(try client.request("ping \"hello there\"") == [#"OK "hello there""#])
 
         let help = try client.request("HELP")
-        #expect(help.last?.hasPrefix("OK 3 commands") == true)
+        #expect(help.last?.hasSuffix("commands; HELP <command> for one") == true)
         #expect(help.contains { $0.hasPrefix("* PING [message]") })
         #expect(help.contains { $0.hasPrefix("* QUIT") })
 

@@ -15,9 +15,11 @@ let protocolDirectory = URL(fileURLWithPath: #filePath)
 /// Lines starting with `#` are comments; blank lines are ignored. A `> ` line
 /// is sent as written plus LF. The `< ` lines after it are the reply lines
 /// expected before the next `> `, compared byte for byte (without CRLF).
-/// `<<closed>>` alone on a line: the daemon must close the connection there.
+/// A `<~ ` line is a regular expression the whole received line must match,
+/// for figures that change from run to run (STATS). `<<closed>>` alone on a
+/// line: the daemon must close the connection there.
 struct Transcript {
-    enum Step { case send(String), expect(String), closed }
+    enum Step { case send(String), expect(String), expectMatch(String), closed }
     let name: String
     let steps: [Step]
 
@@ -27,6 +29,8 @@ struct Transcript {
         for line in try String(contentsOf: url, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false) {
             if line.hasPrefix("> ") {
                 steps.append(.send(String(line.dropFirst(2))))
+            } else if line.hasPrefix("<~ ") {
+                steps.append(.expectMatch(String(line.dropFirst(3))))
             } else if line.hasPrefix("< ") {
                 steps.append(.expect(String(line.dropFirst(2))))
             } else if line == "<<closed>>" {
@@ -58,6 +62,11 @@ struct Transcript {
             case .expect(let expected):
                 let got = try client.readLine()
                 #expect(got == expected, "\(name) step \(index + 1)")
+            case .expectMatch(let pattern):
+                let got = try client.readLine() ?? "<end of stream>"
+                let regex = try NSRegularExpression(pattern: "^(?:" + pattern + ")$")
+                let matched = regex.firstMatch(in: got, range: NSRange(got.startIndex..., in: got)) != nil
+                #expect(matched, "\(name) step \(index + 1): '\(got)' does not match /\(pattern)/")
             case .closed:
                 #expect(try client.waitForClose(), "\(name) step \(index + 1): the daemon should close here")
             }

@@ -1,0 +1,210 @@
+// RequestDecoder.swift: requests, with their payloads, from a byte stream.
+
+/// Turns the bytes of a connection into requests, including the text
+/// payloads that follow some request lines.
+///
+/// Three ways to send text (see protocol/PROTOCOL.md, "Payloads"):
+///
+/// - a quoted string on the request line (`PUT d "One. Two."`), which needs
+///   nothing from this type;
+/// - a **literal**: the line ends with `{N}`, and exactly N raw bytes follow
+///   the line ending, optionally followed by one more line ending
+///   (`PUT d {9}\r\nOne. Two.\r\n`), which is what programs send;
+/// - a **heredoc**: the line ends with `<<WORD`, and the lines that follow,
+///   up to a line that is exactly `WORD`, are the text, joined with LF
+///   (what people type in netcat).
+///
+/// A payload larger than the limit is not buffered: a literal's bytes are
+/// skipped as they arrive, a heredoc's lines up to its terminator, and then
+/// one `ERR PAYLOAD` is produced, so the stream stays in step and the
+/// connection stays open.
+///
+/// ```swift
+/// var decoder = RequestDecoder(maximumLineLength: 1 << 20, maximumPayloadLength: 16 << 20)
+/// decoder.append(bytes)
+/// while let item = decoder.next() { ... }
+/// ```
+///
+/// - Complexity: amortised O(n) in the bytes appended.
+public struct RequestDecoder: Sendable {
+    /// What the decoder produced.
+    public enum Item: Equatable, Sendable {
+        /// A complete request (with its payload, if it announced one).
+        case request(Request)
+        /// A request that failed to decode; `tag` is echoed on the error.
+        /// After a `closesConnection` failure the decoder yields nothing more.
+        case failure(ProtocolError, tag: String?, closesConnection: Bool)
+    }
+
+    public let maximumPayloadLength: Int
+    private var lines: LineDecoder
+    private var state = State.line
+    private var failed = false
+
+    private enum State: Sendable {
+        case line
+        case literal(Request, count: Int)
+        /// Skipping an oversized literal; `remaining` bytes to drop.
+        case skippingLiteral(tag: String?, count: Int, remaining: Int)
+        /// Optional line ending after a literal.
+        case afterLiteral(Request?)
+        case heredoc(Request, terminator: String, text: [UInt8], isFirstLine: Bool)
+        case skippingHeredoc(tag: String?, terminator: String)
+    }
+
+    public init(maximumLineLength: Int, maximumPayloadLength: Int) {
+        lines = LineDecoder(maximumLineLength: maximumLineLength)
+        self.maximumPayloadLength = maximumPayloadLength
+    }
+
+    public mutating func append<Bytes: Sequence>(_ bytes: Bytes) where Bytes.Element == UInt8 {
+        lines.append(bytes)
+    }
+
+    /// Bytes received but not yet decoded.
+    public var bufferedByteCount: Int { lines.bufferedByteCount }
+
+    /// The next request or failure, or `nil` when more bytes are needed.
+    public mutating func next() -> Item? {
+        while !failed {
+            switch state {
+            case .line:
+                guard let line = nextLine() else { return nil }
+                switch line {
+                case .failure(let item): return item
+                case .line(let bytes):
+                    if let item = decodeRequestLine(bytes) { return item }
+                }
+
+            case .literal(var request, let count):
+                guard let bytes = lines.nextBytes(count: count) else { return nil }
+                request.payload = Array(bytes)
+                state = .afterLiteral(request)
+
+            case .skippingLiteral(let tag, let count, let remaining):
+                let take = min(remaining, lines.bufferedByteCount)
+                _ = lines.nextBytes(count: take)
+                if take < remaining {
+                    state = .skippingLiteral(tag: tag, count: count, remaining: remaining - take)
+                    return nil
+                }
+                state = .afterLiteral(nil)
+                return .failure(Self.payloadTooLarge(count, limit: maximumPayloadLength), tag: tag, closesConnection: false)
+
+            case .afterLiteral(let request):
+                // Swallow one CRLF or LF after the literal's bytes, if present.
+                guard let first = lines.peekByte(at: 0) else { return nil }
+                if first == 0x0D {
+                    guard let second = lines.peekByte(at: 1) else { return nil }
+                    if second == 0x0A { _ = lines.nextBytes(count: 2) }
+                } else if first == 0x0A {
+                    _ = lines.nextBytes(count: 1)
+                }
+                state = .line
+                if let request { return .request(request) }
+
+            case .heredoc(var request, let terminator, var text, let isFirstLine):
+                guard let line = nextLine() else { return nil }
+                guard case .line(let bytes) = line else {
+                    if case .failure(let item) = line { return item }
+                    return nil
+                }
+                if bytes.elementsEqual(terminator.utf8) {
+                    request.payload = text
+                    state = .line
+                    return .request(request)
+                }
+                if text.count + bytes.count + 1 > maximumPayloadLength {
+                    state = .skippingHeredoc(tag: request.tag, terminator: terminator)
+                    continue
+                }
+                if !isFirstLine { text.append(0x0A) }
+                text.append(contentsOf: bytes)
+                state = .heredoc(request, terminator: terminator, text: text, isFirstLine: false)
+
+            case .skippingHeredoc(let tag, let terminator):
+                guard let line = nextLine() else { return nil }
+                if case .line(let bytes) = line, bytes.elementsEqual(terminator.utf8) {
+                    state = .line
+                    return .failure(
+                        ProtocolError(.payloadTooLarge, "heredoc text is longer than \(maximumPayloadLength) bytes (--max-payload-bytes)"),
+                        tag: tag, closesConnection: false)
+                }
+                if case .failure(let item) = line { return item }
+            }
+        }
+        return nil
+    }
+
+    private enum LineResult {
+        case line(ArraySlice<UInt8>)
+        case failure(Item)
+    }
+
+    private mutating func nextLine() -> LineResult? {
+        do {
+            guard let line = try lines.next() else { return nil }
+            return .line(line)
+        } catch {
+            failed = true
+            let limit = lines.maximumLineLength
+            return .failure(.failure(
+                ProtocolError(.lineTooLong, "request line longer than \(limit) bytes (--max-line-bytes); closing"),
+                tag: nil, closesConnection: true))
+        }
+    }
+
+    /// Parses a request line; returns an item to yield, or nil when the
+    /// request waits for its payload (or the line was blank).
+    private mutating func decodeRequestLine(_ line: ArraySlice<UInt8>) -> Item? {
+        var request: Request
+        do {
+            guard let parsed = try RequestParser.parse(line) else { return nil }
+            request = parsed
+        } catch let error as ProtocolError {
+            let fatal = error.code == .binary
+            if fatal { failed = true }
+            return .failure(error, tag: RequestParser.tag(of: line), closesConnection: fatal)
+        } catch {
+            return nil
+        }
+        guard let last = request.arguments.last, last.key == nil, !last.quoted else {
+            return .request(request)
+        }
+        if let count = Self.literalLength(last.value) {
+            request.arguments.removeLast()
+            guard let count else {
+                failed = true
+                return .failure(
+                    ProtocolError(.payloadTooLarge, "literal length \(last.value) is not a number of bytes; closing"),
+                    tag: request.tag, closesConnection: true)
+            }
+            if count > maximumPayloadLength {
+                state = .skippingLiteral(tag: request.tag, count: count, remaining: count)
+            } else {
+                state = .literal(request, count: count)
+            }
+            return nil
+        }
+        if last.value.hasPrefix("<<"), last.value.count > 2 {
+            request.arguments.removeLast()
+            state = .heredoc(request, terminator: String(last.value.dropFirst(2)), text: [], isFirstLine: true)
+            return nil
+        }
+        return .request(request)
+    }
+
+    /// `{N}` → N; `{garbage}` → .some(nil); anything else → nil.
+    private static func literalLength(_ token: String) -> Int?? {
+        guard token.hasPrefix("{"), token.hasSuffix("}"), token.count >= 2 else { return nil }
+        let digits = token.dropFirst().dropLast()
+        guard !digits.isEmpty, digits.count <= 15, digits.allSatisfy({ $0.isASCII && $0.isNumber }),
+            let value = Int(digits)
+        else { return .some(nil) }
+        return .some(value)
+    }
+
+    private static func payloadTooLarge(_ count: Int, limit: Int) -> ProtocolError {
+        ProtocolError(.payloadTooLarge, "literal of \(count) bytes is over the \(limit)-byte payload limit (--max-payload-bytes)")
+    }
+}

@@ -1,0 +1,57 @@
+// BackgroundWork.swift: running slow work on libuv's thread pool.
+
+import CUV
+import Glibc
+
+/// Work that could hold the loop for more than about a millisecond (laying
+/// out a large document, a store write) runs on libuv's thread pool with
+/// `uv_queue_work`; its result is applied back on the loop thread.
+///
+/// `work` runs on a pool thread: it must touch only what it captured, and
+/// what it captured must not be used by the loop thread meanwhile (pass
+/// immutable values in, get a value out). `then` runs on the loop thread.
+/// libuv runs `then` with `UV_ECANCELED` instead of running `work` only if
+/// the request is cancelled, which Lectern never does.
+enum BackgroundWork {
+    private final class Job {
+        let work: () -> Any
+        let then: (Any) -> Void
+        var result: Any = ()
+        init(work: @escaping () -> Any, then: @escaping (Any) -> Void) {
+            self.work = work
+            self.then = then
+        }
+    }
+
+    /// Queues `work` on the pool; `then(result)` runs on the loop thread.
+    static func run<T>(on loop: UnsafeMutablePointer<uv_loop_t>, _ work: @escaping () -> T, then: @escaping (T) -> Void) {
+        let job = Job(work: { work() }, then: { result in
+            if let value = result as? T { then(value) }
+        })
+        let request = LoopHandle.allocate(uv_work_t.self)
+        let retained = Unmanaged.passRetained(job)
+        request.pointee.data = retained.toOpaque()
+        let status = uv_queue_work(
+            loop, request,
+            { request in
+                guard let data = request?.pointee.data else { return }
+                let job = Unmanaged<Job>.fromOpaque(data).takeUnretainedValue()
+                job.result = job.work()
+            },
+            { request, _ in
+                guard let request else { return }
+                if let data = request.pointee.data {
+                    let job = Unmanaged<Job>.fromOpaque(data).takeRetainedValue()
+                    job.then(job.result)
+                }
+                free(request)
+            })
+        if status != 0 {
+            // The pool refused (it never does for a valid loop): run inline
+            // rather than lose the work.
+            retained.release()
+            free(request)
+            job.then(job.work())
+        }
+    }
+}

@@ -1,0 +1,30 @@
+// Server+Statistics.swift: the figures STATS reports.
+
+import CUV
+
+extension Server {
+    /// `name value` lines for STATS, in a fixed order (documented in PROTOCOL.md).
+    func statisticsLines() -> [String] {
+        var pending = 0
+        var largest = 0
+        for connection in openConnections {
+            pending += connection.pendingOutputBytes
+            largest = max(largest, connection.pendingOutputBytes)
+        }
+        let uptime = (uv_now(loop) &- statistics.startTime) / 1000
+        let figures: [(String, CustomStringConvertible)] = [
+            ("version", Lectern.version),
+            ("uptime_seconds", uptime),
+            ("connections", openConnections.count),
+            ("connections_accepted", statistics.connectionsAccepted),
+            ("connections_refused", statistics.connectionsRefused),
+            ("commands_processed", statistics.commandsProcessed),
+            ("commands_per_second", statistics.commandsLastSecond),
+            ("memory_rss_bytes", ServerStatistics.residentBytes()),
+            ("output_pending_bytes", pending),
+            ("output_pending_max_bytes", largest),
+            ("output_hard_limit_bytes", configuration.outputHardLimit),
+        ]
+        return figures.map { "\($0.0) \($0.1)" }
+    }
+}
