@@ -11,7 +11,7 @@ struct LinePositioner {
     private(set) var lines: [LayoutLine] = []
     private(set) var graphemeX: [Double]
     private(set) var attachmentFrames: [Rect]
-    private(set) var visualItems: [Int: [Int]] = [:]
+    private(set) var visualGraphemes: [Int: [Int]] = [:]
     private var top: Double
     private var runIndex = 0
 
@@ -162,15 +162,15 @@ struct LinePositioner {
         visual.reserveCapacity(order.count)
         for index in order {
             let item = items[index]
-            visual.append(item)
             if item >= 0 {
+                visual.append(item)
                 graphemeX[item] = cursor
                 cursor += Double(shaped.advances[item]) * fontSize
             } else {
                 cursor = placeAttachment(-1 - item, x: cursor, baseline: baseline)
             }
         }
-        visualItems[lines.count] = visual
+        visualGraphemes[lines.count] = visual
     }
 
     /// Places attachment `index` at `x` on the baseline; returns the x after it.

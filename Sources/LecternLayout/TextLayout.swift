@@ -35,9 +35,9 @@ public struct TextLayout: Sendable {
     let graphemeX: [Double]
     /// Grapheme index each attachment stands before (`graphemeCount` at the end).
     let attachmentGraphemes: [Int]
-    /// For lines that need BiDi reordering: items in visual order (left to
-    /// right); an item `i >= 0` is grapheme `i`, `-1 - a` is attachment `a`.
-    let visualItems: [Int: [Int]]
+    /// For lines that need BiDi reordering (by line index): their graphemes
+    /// in visual order, left to right.
+    let visualGraphemes: [Int: [Int]]
     /// The font size actually used (clamped).
     public let fontSize: Double
 
@@ -71,7 +71,7 @@ public struct TextLayout: Sendable {
         lines = positioner.lines
         graphemeX = positioner.graphemeX
         attachmentFrames = positioner.attachmentFrames
-        visualItems = positioner.visualItems
+        visualGraphemes = positioner.visualGraphemes
         height = (positioner.lines.last?.bottom ?? spec.insets.top) + spec.insets.bottom
     }
 
