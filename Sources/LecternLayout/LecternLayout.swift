@@ -1,1 +1,0 @@
-// LecternLayout: see ../shared/ARCHITECTURE.md for what this module owns.

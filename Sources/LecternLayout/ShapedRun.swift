@@ -1,0 +1,11 @@
+// ShapedRun.swift: a maximal span shaped in one HarfBuzz call (one font, script and direction).
+
+/// A span of graphemes shaped together: same font, script and BiDi level.
+public struct ShapedRun: Hashable, Sendable {
+    /// Indices into the text's graphemes.
+    public var graphemes: Range<Int>
+    /// Index into `ShapedText.fonts`.
+    public var fontIndex: Int
+    /// BiDi embedding level (odd = right-to-left).
+    public var level: UInt8
+}

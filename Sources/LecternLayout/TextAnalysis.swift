@@ -1,0 +1,138 @@
+// TextAnalysis.swift: width-independent segmentation: graphemes (UAX #29), break opportunities (UAX #14), paragraphs, BiDi levels (UAX #9).
+import CICU
+
+/// The segmentation of a text that layout needs, computed once per text.
+///
+/// Offsets are UTF-16 code units. Paragraphs end after LF, CR, CRLF or
+/// U+2029 (the separator belongs to the paragraph it ends); a text that ends
+/// with a separator has a final empty paragraph, as in editors.
+struct TextAnalysis {
+    /// Start offset of every grapheme plus a final `text.count` sentinel.
+    var graphemeStarts: [Int32] = []
+    var flags: [GraphemeFlags] = []
+    /// Grapheme ranges of the paragraphs, in order, covering all graphemes.
+    var paragraphs: [ShapedParagraph] = []
+    /// BiDi embedding level per grapheme; empty when the whole text is left-to-right.
+    var levels: [UInt8] = []
+
+    var graphemeCount: Int { graphemeStarts.count - 1 }
+
+    init(text: UnsafeBufferPointer<UInt16>) {
+        findGraphemes(text)
+        findLineBreaks(text)
+        classify(text)
+        findParagraphs()
+        resolveLevels(text)
+    }
+
+    /// UAX #29 extended grapheme clusters through ICU's character iterator.
+    private mutating func findGraphemes(_ text: UnsafeBufferPointer<UInt16>) {
+        let length = Int32(text.count)
+        graphemeStarts.reserveCapacity(text.count + 1)
+        graphemeStarts.append(0)
+        guard length > 0 else { return }
+        var error: Int32 = 0
+        if let iterator = lc_break_open(LC_BREAK_CHARACTER, "", text.baseAddress, length, &error) {
+            defer { lc_break_close(iterator) }
+            _ = lc_break_first(iterator)
+            var boundary = lc_break_next(iterator)
+            while boundary != LC_BREAK_DONE {
+                graphemeStarts.append(boundary)
+                boundary = lc_break_next(iterator)
+            }
+        }
+        if graphemeStarts.last != length {
+            // ICU failed (out of memory): one grapheme per code unit keeps offsets valid.
+            graphemeStarts = (0...length).map { $0 }
+        }
+    }
+
+    /// UAX #14 opportunities from ICU's line iterator; rule statuses in
+    /// [100, 200) are mandatory breaks (LB4, LB5). Opportunities inside a
+    /// grapheme cannot be used and are dropped.
+    private mutating func findLineBreaks(_ text: UnsafeBufferPointer<UInt16>) {
+        flags = [GraphemeFlags](repeating: [], count: graphemeCount)
+        guard graphemeCount > 0 else { return }
+        var error: Int32 = 0
+        guard let iterator = lc_break_open(LC_BREAK_LINE, "", text.baseAddress, Int32(text.count), &error)
+        else { return }
+        defer { lc_break_close(iterator) }
+        _ = lc_break_first(iterator)
+        var g = 0
+        var boundary = lc_break_next(iterator)
+        while boundary != LC_BREAK_DONE, boundary < Int32(text.count) {
+            while graphemeStarts[g] < boundary { g += 1 }
+            if graphemeStarts[g] == boundary {
+                let status = lc_break_rule_status(iterator)
+                let hard = status >= LC_LINE_BREAK_HARD_MIN && status < LC_LINE_BREAK_HARD_LIMIT
+                flags[g].insert(hard ? [.hardBreakBefore, .breakBefore] : .breakBefore)
+            }
+            boundary = lc_break_next(iterator)
+        }
+    }
+
+    /// Marks separators and hanging spaces by each grapheme's first code unit.
+    private mutating func classify(_ text: UnsafeBufferPointer<UInt16>) {
+        for g in 0..<graphemeCount {
+            switch text[Int(graphemeStarts[g])] {
+            case 0x0A, 0x0D, 0x2029:
+                flags[g].insert(.paragraphSeparator)
+            case 0x0B, 0x0C, 0x85, 0x2028:
+                flags[g].insert(.lineSeparator)
+            case 0x20, 0x09, 0x1680, 0x2000...0x2006, 0x2008...0x200A, 0x205F, 0x3000:
+                // Breaking spaces (Zs without the no-break ones U+00A0, U+2007, U+202F) and tab.
+                flags[g].insert(.hangingSpace)
+            default:
+                break
+            }
+        }
+        // A separator forces a break after it even where ICU was not asked (text end excluded).
+        for g in 0..<graphemeCount where flags[g].contains(.paragraphSeparator) || flags[g].contains(.lineSeparator) {
+            if g + 1 < graphemeCount { flags[g + 1].insert([.hardBreakBefore, .breakBefore]) }
+        }
+    }
+
+    private mutating func findParagraphs() {
+        var start = 0
+        for g in 0..<graphemeCount where flags[g].contains(.paragraphSeparator) {
+            paragraphs.append(ShapedParagraph(graphemes: start..<(g + 1), baseLevel: 0))
+            start = g + 1
+        }
+        // The last paragraph; empty when the text is empty or ends with a separator.
+        paragraphs.append(ShapedParagraph(graphemes: start..<graphemeCount, baseLevel: 0))
+    }
+
+    /// UAX #9 levels through ICU, only for paragraphs that contain a
+    /// right-to-left character or a BiDi control (the rest stay level 0).
+    private mutating func resolveLevels(_ text: UnsafeBufferPointer<UInt16>) {
+        for p in paragraphs.indices {
+            let range = paragraphs[p].graphemes
+            guard !range.isEmpty else { continue }
+            let start = Int(graphemeStarts[range.lowerBound])
+            let end = Int(graphemeStarts[range.upperBound])
+            guard (start..<end).contains(where: { Self.mayBeRightToLeft(text[$0]) }) else { continue }
+            var error: Int32 = 0
+            guard let base = text.baseAddress,
+                  let bidi = lc_bidi_open(base + start, Int32(end - start), UInt8(LC_BIDI_DEFAULT_LTR), &error)
+            else { continue }
+            defer { lc_bidi_close(bidi) }
+            if levels.isEmpty { levels = [UInt8](repeating: 0, count: graphemeCount) }
+            paragraphs[p].baseLevel = lc_bidi_paragraph_level(bidi)
+            for g in range {
+                levels[g] = lc_bidi_level_at(bidi, graphemeStarts[g] - Int32(start))
+            }
+        }
+    }
+
+    /// True for code units of right-to-left scripts (Hebrew, Arabic, Syriac,
+    /// Thaana, NKo, …, their presentation forms, and the supplementary RTL
+    /// planes via high surrogates) and for explicit BiDi controls.
+    static func mayBeRightToLeft(_ unit: UInt16) -> Bool {
+        switch unit {
+        case 0x0590...0x08FF, 0xFB1D...0xFDFF, 0xFE70...0xFEFF: return true
+        case 0x200F, 0x202B, 0x202E, 0x2067, 0x061C: return true
+        case 0xD802, 0xD803, 0xD83A, 0xD83B: return true // U+10800–U+10FFF, U+1E800–U+1EFFF
+        default: return false
+        }
+    }
+}

@@ -1,0 +1,80 @@
+// KoreanEndings.swift: Korean sentences that end without punctuation, told
+// by their final verb ending (-다, -요, -죠, -까 …) before a new clause.
+
+/// Decides whether a Korean word ends a sentence by its ending alone.
+///
+/// Informal Korean (chat, blogs, transcribed speech) often drops the final
+/// period, but sentence-final endings are distinctive: 먹었다, 했어요, 그렇죠,
+/// 합니까. A word ending in one of them, followed by white space and a word
+/// that does not continue the clause (하며, 보니, 싶다 …), ends the sentence.
+/// Ambiguous endings are narrowed by the syllable before them: 필요 and 중요
+/// are nouns; 하니까 is "because", while 합니까 asks.
+enum KoreanEndings {
+    /// Decorations that may trail an ending: ~ ㅋ ㅎ ㅠ ㅜ ^ ;
+    static func isTrailer(_ u: UInt16) -> Bool {
+        u == 0x7E || u == 0x3160 || u == 0x314B || u == 0x314E || u == 0x315C || u == 0x5E || u == 0x3B
+    }
+
+    /// Whether the Hangul word in `word` (syllables only, at least two) ends
+    /// a sentence.
+    static func endsSentence(_ text: UnsafeBufferPointer<UInt16>, word: Range<Int>) -> Bool {
+        guard word.count >= 2 else { return false }
+        let last = text[word.upperBound - 1]
+        let before = text[word.upperBound - 2]
+        switch last {
+        case 0xB2E4: // 다, but not 바다 (sea), 마다 (every), 보다 (than)
+            return before != 0xBC14 && before != 0xB9C8 && before != 0xBCF4
+        case 0xC694: // 요, but not the nouns 필요, 중요, 주요 …
+            return !nounsEndingInYo.contains(before)
+        case 0xC8E0, 0xB124, 0xB0D0, 0xD568, 0xB428, 0xB4EF, 0xC148: // 죠 네 냐 함 됨 듯 셈
+            return true
+        case 0xC6A9, 0xC720, 0xC96C: // 용 유 쥬 (dialect and cute 요), after a verb stem only
+            return verbStemsBeforeYu.contains(before)
+        case 0xAE4C: // 까: 할까, 일까; after 니 only 습니까 / ㅂ니까 (하니까 is "because")
+            guard before == 0xB2C8 else { return before != 0xAE4C }
+            guard word.count >= 3 else { return false }
+            let third = text[word.upperBound - 3]
+            return third == 0xC2B5 || jongseong(third) == 17
+        case 0xAD70: // 군 after 는 or a past stem (하는군, 했군), not 장군, 해군
+            return before == 0xB294 || jongseong(before) == 20
+        case 0xC57C: // 야, but not the nouns 분야, 시야, 광야, 평야, 들야, 초야
+            return !nounsEndingInYa.contains(before)
+        case 0xC74C: // 음 after a past or existential stem (했음, 없음), not 마음, 다음
+            return jongseong(before) == 20 || before == 0xC5C6 || before == 0xC788
+        default:
+            return false
+        }
+    }
+
+    /// Whether the word starting at `start` continues the clause before it
+    /// (하며, 해도, 보니, 싶다, 라고, 고 …) rather than starting a sentence.
+    static func continuesClause(_ text: UnsafeBufferPointer<UInt16>, at start: Int, limit: Int) -> Bool {
+        let first = text[start]
+        switch first {
+        case 0xD558, 0xD574, 0xD588, 0xD55C, 0xD560, 0xC2F6, 0xB77C, 0xACE0, 0xBA70, 0xBA74, 0xB294:
+            // 하 해 했 한 할 싶 라 고 며 면 는
+            return true
+        case 0xBCF4: // 보니, 보면, 보다
+            guard start + 1 < limit else { return false }
+            let second = text[start + 1]
+            return second == 0xB2C8 || second == 0xBA74 || second == 0xB2E4
+        default:
+            return false
+        }
+    }
+
+    /// Nouns that end in 요: 필요, 중요, 주요, 수요, 소요, 강요, 불요.
+    private static let nounsEndingInYo: Set<UInt16> = [0xD544, 0xC911, 0xC8FC, 0xC218, 0xC18C, 0xAC15, 0xBD88]
+
+    /// Stems before 용/유/쥬: 아 어 여 해 봐 와 워 줘 져 혀 셔 네 에 게 데 겠.
+    private static let verbStemsBeforeYu: Set<UInt16> = [
+        0xC544, 0xC5B4, 0xC5EC, 0xD574, 0xBD10, 0xC640, 0xC6CC, 0xC918, 0xC838, 0xD600, 0xC154,
+        0xB124, 0xC5D0, 0xAC8C, 0xB370, 0xACA0,
+    ]
+
+    /// Syllables before 야 that make a noun: 분 시 광 평 들 초.
+    private static let nounsEndingInYa: Set<UInt16> = [0xBD84, 0xC2DC, 0xAD11, 0xD3C9, 0xB4E4, 0xCD08]
+
+    /// The final-consonant index (0 = none) of a Hangul syllable.
+    private static func jongseong(_ u: UInt16) -> Int { Int(u - 0xAC00) % 28 }
+}

@@ -1,0 +1,54 @@
+// LanguageRules.swift: the per-language switches of the reader rules, built
+// once per language and cached.
+import Foundation
+
+/// The reader tailoring for one language: its abbreviations and which of the
+/// language-specific rules apply.
+struct LanguageRules: Sendable {
+    let language: Language
+    let prefixes: NonbreakingPrefixes
+    /// English: an acronym ("U.S.") followed by a capitalised word ends the
+    /// sentence only when that word commonly starts sentences (pySBD's list).
+    let sentenceStarters: Set<String>
+    /// English: "I." after a lower-case word is the pronoun, not an initial.
+    let pronounI: Bool
+    /// Korean, Japanese, Chinese: quotations and brackets closed later in
+    /// the paragraph never end the surrounding sentence.
+    let quotationsAreEmbedded: Bool
+    /// German: "am 3. Oktober" (one- or two-digit ordinals).
+    let numericOrdinals: Bool
+    /// Korean: endings like -다 and -요 end a sentence without punctuation.
+    let koreanEndings: Bool
+
+    private init(language: Language) {
+        self.language = language
+        prefixes = NonbreakingPrefixes.load(language: language)
+        let code = language.code
+        sentenceStarters = code == "en" ? Self.englishSentenceStarters : []
+        pronounI = code == "en"
+        quotationsAreEmbedded = code == "ko" || code == "ja" || code == "zh"
+        numericOrdinals = code == "de" || code == "da" || code == "fi" || code == "cs" || code == "sk"
+            || code == "sl" || code == "hu" || code == "is" || code == "lv" || code == "pl"
+        koreanEndings = code == "ko"
+    }
+
+    /// pySBD's sentence starters, plus a few common ones.
+    private static let englishSentenceStarters: Set<String> = [
+        "A", "Being", "Did", "For", "He", "How", "However", "I", "In", "It", "Millions", "More", "She",
+        "That", "The", "There", "They", "We", "What", "When", "Where", "Who", "Why", "This", "You",
+    ]
+
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var cache: [Language: LanguageRules] = [:]
+
+    /// The rules for `language`, loading its prefix list on first use.
+    /// Thread-safe.
+    static func rules(for language: Language) -> LanguageRules {
+        lock.lock()
+        defer { lock.unlock() }
+        if let cached = cache[language] { return cached }
+        let rules = LanguageRules(language: language)
+        cache[language] = rules
+        return rules
+    }
+}

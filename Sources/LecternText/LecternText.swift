@@ -1,1 +1,0 @@
-// LecternText: see ../shared/ARCHITECTURE.md for what this module owns.

@@ -1,0 +1,69 @@
+// QuotationSpans.swift: the outermost matched brackets (and, for CJK,
+// quotations) of a paragraph, inside which a sentence does not end.
+
+/// The outermost matched pairs of a paragraph, in order.
+///
+/// Pairs match on a stack, so "(a [b) c]" records nothing wrong: an unmatched
+/// closer is ignored and an opener never closed records no span, so an
+/// unclosed quotation (common in fiction, where a quote runs on into the next
+/// paragraph) never swallows the rest of the paragraph.
+///
+/// - Complexity: O(n) to build; queries advance a cursor, O(1) amortised
+///   when asked in increasing order.
+struct QuotationSpans {
+    private var opens: [Int] = []
+    private var closes: [Int] = []
+    private var cursor = 0
+
+    init(text: UnsafeBufferPointer<UInt16>, range: Range<Int>, includeQuotations: Bool) {
+        var stack: [(position: Int, closer: UInt16)] = []
+        for i in range {
+            let u = text[i]
+            if let top = stack.last, u == top.closer {
+                stack.removeLast()
+                if stack.isEmpty {
+                    opens.append(top.position)
+                    closes.append(i)
+                }
+                continue
+            }
+            if let closer = Self.closer(for: u, includeQuotations: includeQuotations) {
+                stack.append((i, closer))
+            }
+        }
+    }
+
+    private static func closer(for u: UInt16, includeQuotations: Bool) -> UInt16? {
+        switch u {
+        case 0x28: return 0x29          // ( )
+        case 0x5B: return 0x5D          // [ ]
+        case 0xFF08: return 0xFF09      // （ ）
+        case 0xFF3B: return 0xFF3D      // ［ ］
+        case 0x3010: return 0x3011      // 【 】
+        case 0x3014: return 0x3015      // 〔 〕
+        default: break
+        }
+        guard includeQuotations else { return nil }
+        switch u {
+        case 0x22: return 0x22          // " "
+        case 0x201C: return 0x201D      // “ ”
+        case 0x2018: return 0x2019      // ‘ ’
+        case 0xAB: return 0xBB          // « »
+        case 0x300C: return 0x300D      // 「 」
+        case 0x300E: return 0x300F      // 『 』
+        case 0x300A: return 0x300B      // 《 》
+        case 0x3008: return 0x3009      // 〈 〉
+        case 0xFF02: return 0xFF02      // ＂ ＂
+        default: return nil
+        }
+    }
+
+    /// Whether a terminator at `terminator`, whose closers end before
+    /// `afterClosers`, lies inside a pair that closes only later. Queries
+    /// must come in increasing order of `terminator`.
+    mutating func embeds(terminator: Int, afterClosers: Int) -> Bool {
+        while cursor < closes.count, closes[cursor] < terminator { cursor += 1 }
+        guard cursor < closes.count else { return false }
+        return opens[cursor] < terminator && closes[cursor] >= afterClosers
+    }
+}

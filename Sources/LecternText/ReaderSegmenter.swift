@@ -1,0 +1,368 @@
+// ReaderSegmenter.swift: sentence boundaries tailored for reading.
+
+/// Finds sentence boundaries for reading: UAX #29's idea (a terminator,
+/// closing punctuation, spaces, then a new sentence) with the decisions a
+/// reader expects, per language.
+///
+/// One scan finds candidates (terminators, UAX #29 line separators, Korean
+/// endings, list items); each candidate is then decided by the rules below,
+/// looking only at its neighbourhood, so the cost stays linear:
+///
+/// - A closing quote or bracket after a terminator belongs to the sentence
+///   (`"Stop." She` breaks after the quote); an opening one after the space
+///   starts the next sentence.
+/// - A lower-case word after a terminator continues the sentence
+///   (`"This is great." she said.`, `Yahoo! in`, `a.m. in`).
+/// - A period needs a following space, except before CJK text: "3.14",
+///   "v2.0.1", "example.com", "Jane.Doe@example.com", "report.pdf".
+/// - A period after a non-breaking prefix (Moses lists plus supplements:
+///   "Mr.", "т. е.", "No. 5"), after an initial ("J. R. R. Tolkien",
+///   "А. С. Пушкин"), after a list ordinal at the start of a sentence, or
+///   (German) after a day ordinal does not end the sentence. An acronym
+///   ("U.S.") before a capitalised word ends it, in English, only when that
+///   word commonly starts sentences ("U.S. How" but "U.S. Government").
+/// - Ellipses: "..." and "…" end a sentence before a capital; a spaced
+///   ". . ." mid-sentence does not; "word. . . . Next" is a period followed
+///   by an ellipsis that opens the next sentence.
+/// - Full-width terminators (。！？) need no space. A quotation followed by
+///   a quotative particle (Korean 라고/고 attached, Japanese と) does not end the
+///   sentence; in Korean, Japanese and Chinese a terminator inside brackets or
+///   a quotation that closes later in the paragraph never ends the sentence.
+/// - Korean: -다, -요, -죠 … before a new clause end a sentence without
+///   punctuation (``KoreanEndings``).
+/// - Run-in lists ("1) a 2) b", "• a • b") split before each item
+///   (``ListMarkers``).
+///
+/// - Complexity: O(n) per paragraph; plain text between terminators costs one
+///   table test per code unit.
+struct ReaderSegmenter {
+    let rules: LanguageRules
+
+    init(language: Language) {
+        rules = LanguageRules.rules(for: language)
+    }
+
+    /// Calls `body` with each boundary strictly inside `paragraph`, in
+    /// increasing order.
+    func forEachBoundary(in text: UnsafeBufferPointer<UInt16>, paragraph: Paragraph, _ body: (Int) -> Void) {
+        var scan = ParagraphScan(text: text, range: paragraph.content, rules: rules)
+        scan.run(body)
+    }
+}
+
+/// The state of one paragraph's scan.
+private struct ParagraphScan {
+    let text: UnsafeBufferPointer<UInt16>
+    let start: Int
+    let end: Int
+    let rules: LanguageRules
+    private var quotations: QuotationSpans?
+    private var listStarts: [Int]
+    private var nextListItem = 0
+    private var sentenceStart: Int
+    private var lastEmitted: Int
+
+    init(text: UnsafeBufferPointer<UInt16>, range: Range<Int>, rules: LanguageRules) {
+        self.text = text
+        start = range.lowerBound
+        end = range.upperBound
+        self.rules = rules
+        listStarts = ListMarkers.itemStarts(in: text, range: range)
+        sentenceStart = start
+        lastEmitted = start
+    }
+
+    mutating func run(_ body: (Int) -> Void) {
+        var i = start
+        while i < end {
+            let u = text[i]
+            if let kind = CharacterClass.terminator(u) {
+                flushListItems(upTo: i, body)
+                i = terminator(at: i, kind: kind, body)
+            } else if CharacterClass.isLineSeparator(u) {
+                // UAX #29 SB4: a sentence ends after CR, NEL and LS.
+                emit(i + 1, body)
+                i += 1
+            } else if rules.koreanEndings, CharacterClass.isWhiteSpace(u), i > start {
+                flushListItems(upTo: i, body)
+                i = koreanEnding(at: i, body)
+            } else {
+                i += 1
+            }
+        }
+        flushListItems(upTo: end, body)
+    }
+
+    // MARK: Emitting
+
+    private mutating func emit(_ boundary: Int, _ body: (Int) -> Void) {
+        guard boundary > lastEmitted, boundary < end else { return }
+        flushListItems(upTo: boundary, body)
+        guard boundary > lastEmitted else { return }
+        body(boundary)
+        lastEmitted = boundary
+        sentenceStart = boundary
+    }
+
+    private mutating func flushListItems(upTo offset: Int, _ body: (Int) -> Void) {
+        while nextListItem < listStarts.count, listStarts[nextListItem] <= offset {
+            let item = listStarts[nextListItem]
+            nextListItem += 1
+            if item > lastEmitted, item < end {
+                body(item)
+                lastEmitted = item
+                sentenceStart = item
+            }
+        }
+    }
+
+    // MARK: Terminators
+
+    /// Decides the terminator at `t`; returns where scanning resumes.
+    private mutating func terminator(at t: Int, kind: TerminatorKind, _ body: (Int) -> Void) -> Int {
+        var kind = kind
+        var runEnd = t + 1
+        if text[t] == 0x2E, let ellipsis = spacedEllipsis(at: t) {
+            let attached = t > start && !CharacterClass.isWhiteSpace(text[t - 1])
+            if attached && ellipsis.dots >= 4 {
+                // "compounds. . . . The": a period, then an ellipsis that
+                // opens the next sentence.
+                if let next = firstLetter(from: t + 1), !CharacterClass.isLowercase(next.scalar),
+                   !embedded(terminator: t, afterClosers: t + 1) {
+                    emit(t + 2, body)
+                }
+                return ellipsis.end
+            }
+            if !attached && ellipsis.dots == 3 { return ellipsis.end }
+            kind = .ellipsis
+            runEnd = ellipsis.end
+        } else {
+            while runEnd < end, let next = CharacterClass.terminator(text[runEnd]) {
+                kind = Self.merge(kind, next)
+                runEnd += 1
+            }
+        }
+        // Closing punctuation, and terminators after it ("(see above.).").
+        var closersEnd = runEnd
+        var closedQuote = false
+        while closersEnd < end {
+            let u = text[closersEnd]
+            if CharacterClass.isCloser(u) || CharacterClass.terminator(u) != nil {
+                closedQuote = closedQuote || CharacterClass.isClosingQuote(u)
+                closersEnd += 1
+            } else if closersEnd + 1 < end, u == 0x20 || u == 0xA0 || u == 0x202F,
+                      CharacterClass.isSpacedCloser(text[closersEnd + 1]) {
+                closedQuote = true
+                closersEnd += 2
+            } else {
+                break
+            }
+        }
+        var next = closersEnd
+        while next < end, CharacterClass.isWhiteSpace(text[next]) { next += 1 }
+        guard next < end else { return end }
+        if endsSentence(terminator: t, runEnd: runEnd, kind: kind, closersEnd: closersEnd,
+                        closedQuote: closedQuote, next: next) {
+            emit(next, body)
+        }
+        return next
+    }
+
+    private static func merge(_ a: TerminatorKind, _ b: TerminatorKind) -> TerminatorKind {
+        if a == .strong || b == .strong { return .strong }
+        if a == .cjk || b == .cjk { return .cjk }
+        return .ellipsis
+    }
+
+    private mutating func endsSentence(terminator t: Int, runEnd: Int, kind: TerminatorKind, closersEnd: Int,
+                                       closedQuote: Bool, next: Int) -> Bool {
+        if embedded(terminator: t, afterClosers: closersEnd) { return false }
+        let following = text[next]
+        if next == closersEnd {
+            // No space: only CJK text follows a sentence without one.
+            if closedQuote && quotativeParticle(at: next, spaced: false) { return false }
+            return kind == .cjk || CharacterClass.isCJK(following)
+        }
+        if closedQuote && quotativeParticle(at: next, spaced: true) { return false }
+        guard let word = firstLetter(from: next) else { return true }
+        if CharacterClass.isLowercase(word.scalar) { return false }
+        switch kind {
+        case .strong, .cjk, .ellipsis:
+            return true
+        case .period:
+            return periodEndsSentence(at: t, nextWord: word.offset)
+        }
+    }
+
+    /// The rules for a single "." followed by space and a word that is not
+    /// lower-case.
+    private func periodEndsSentence(at t: Int, nextWord: Int) -> Bool {
+        let tokenStart = self.tokenStart(before: t)
+        guard tokenStart < t else { return true }
+        let token = tokenStart..<t
+        let nextIsDigit = CharacterClass.isDigit(text[nextWord])
+        if isListOrdinal(token), onlyMarkers(in: sentenceStart..<tokenStart) { return false }
+        if rules.pronounI, token.count == 1, text[tokenStart] == 0x49 {
+            // "you and I. Did" ends; "Albert I. Jones" does not.
+            return previousWordIsLowercase(before: tokenStart)
+        }
+        if let kind = prefixKind(token) {
+            return kind == .beforeNumbersOnly && !nextIsDigit
+        }
+        if token.count == 1, CharacterClass.isUppercase(UInt32(text[tokenStart])) { return false }
+        if isAcronym(token) {
+            guard !rules.sentenceStarters.isEmpty else { return false }
+            return rules.sentenceStarters.contains(word(at: nextWord))
+        }
+        if rules.numericOrdinals, token.count <= 2, token.allSatisfy({ CharacterClass.isDigit(text[$0]) }) {
+            return false
+        }
+        return true
+    }
+
+    // MARK: Korean endings
+
+    /// At white space `s`: does the Hangul word before it end a sentence?
+    private mutating func koreanEnding(at s: Int, _ body: (Int) -> Void) -> Int {
+        var next = s
+        while next < end, CharacterClass.isWhiteSpace(text[next]) { next += 1 }
+        guard next < end else { return end }
+        var wordEnd = s
+        while wordEnd > sentenceStart, KoreanEndings.isTrailer(text[wordEnd - 1]) { wordEnd -= 1 }
+        var wordStart = wordEnd
+        while wordStart > sentenceStart, CharacterClass.isHangulSyllable(text[wordStart - 1]) { wordStart -= 1 }
+        guard wordStart < wordEnd,
+              wordStart == sentenceStart || !CharacterClass.isLetter(UInt32(text[wordStart - 1])),
+              KoreanEndings.endsSentence(text, word: wordStart..<wordEnd),
+              CharacterClass.isHangulSyllable(text[next]) || CharacterClass.isOpener(text[next]),
+              !KoreanEndings.continuesClause(text, at: next, limit: end),
+              !embedded(terminator: wordEnd - 1, afterClosers: s)
+        else { return next }
+        emit(next, body)
+        return next
+    }
+
+    // MARK: Neighbourhood helpers
+
+    private mutating func embedded(terminator t: Int, afterClosers: Int) -> Bool {
+        if quotations == nil {
+            quotations = QuotationSpans(text: text, range: start..<end, includeQuotations: rules.quotationsAreEmbedded)
+        }
+        return quotations?.embeds(terminator: t, afterClosers: afterClosers) ?? false
+    }
+
+    /// ". . ." (dots separated by single spaces, at least three) at `t`.
+    private func spacedEllipsis(at t: Int) -> (dots: Int, end: Int)? {
+        var dots = 1
+        var i = t + 1
+        while i + 1 < end, text[i] == 0x20, text[i + 1] == 0x2E {
+            dots += 1
+            i += 2
+        }
+        return dots >= 3 ? (dots, i) : nil
+    }
+
+    /// The first letter or digit at or after `i`, skipping white space,
+    /// openers and further dots; nil if none before the paragraph's end.
+    private func firstLetter(from i: Int) -> (offset: Int, scalar: UInt32)? {
+        var i = i
+        while i < end {
+            let u = text[i]
+            if CharacterClass.isWhiteSpace(u) || CharacterClass.isOpener(u) || u == 0x2E || u == 0x2026 {
+                i += 1
+                continue
+            }
+            let scalar = CharacterClass.scalar(at: i, in: text)
+            return CharacterClass.isLetter(scalar) || CharacterClass.isDigit(u) ? (i, scalar) : nil
+        }
+        return nil
+    }
+
+    /// Whether a quotation closed just before `next` is followed by a
+    /// quotative particle: Japanese と/って, Korean 라고/고/하며 …
+    private func quotativeParticle(at next: Int, spaced: Bool) -> Bool {
+        let u = text[next]
+        switch rules.language.code {
+        case "ja":
+            return !spaced && (u == 0x3068 || u == 0x3063)   // と っ
+        case "ko":
+            return CharacterClass.isHangulSyllable(u) && (!spaced || KoreanEndings.continuesClause(text, at: next, limit: end))
+        default:
+            return false
+        }
+    }
+
+    /// Where the word ending at `t` starts (after white space or an opener).
+    private func tokenStart(before t: Int) -> Int {
+        var i = t
+        while i > sentenceStart {
+            let u = text[i - 1]
+            if CharacterClass.isWhiteSpace(u) || CharacterClass.isOpener(u) { break }
+            i -= 1
+        }
+        return i
+    }
+
+    private func word(at i: Int) -> String {
+        var j = i
+        while j < end, CharacterClass.isLetter(UInt32(text[j])) { j += 1 }
+        return String(decoding: text[i..<j], as: UTF16.self)
+    }
+
+    /// The prefix kind of a token, also joined with the token before it when
+    /// that ends in a period ("т." + "е" → "т.е").
+    private func prefixKind(_ token: Range<Int>) -> NonbreakingPrefixes.Kind? {
+        let word = String(decoding: text[token], as: UTF16.self)
+        if let kind = rules.prefixes.kind(of: word) { return kind }
+        var i = token.lowerBound
+        guard i > sentenceStart, CharacterClass.isWhiteSpace(text[i - 1]) else { return nil }
+        while i > sentenceStart, CharacterClass.isWhiteSpace(text[i - 1]) { i -= 1 }
+        guard i > sentenceStart, text[i - 1] == 0x2E else { return nil }
+        let previous = tokenStart(before: i)
+        guard previous < i else { return nil }
+        let joined = String(decoding: text[previous..<i], as: UTF16.self) + word
+        return rules.prefixes.kind(of: joined)
+    }
+
+    /// "U.S", "e.g", "P.M", "т.е": letters in groups of one or two, between dots.
+    private func isAcronym(_ token: Range<Int>) -> Bool {
+        var group = 0
+        var groups = 0
+        for i in token {
+            let u = text[i]
+            if u == 0x2E {
+                guard group > 0 else { return false }
+                groups += 1
+                group = 0
+            } else if CharacterClass.isLetter(UInt32(u)) {
+                group += 1
+                if group > 2 { return false }
+            } else {
+                return false
+            }
+        }
+        return groups >= 1 && group > 0
+    }
+
+    /// "1", "12", "a", "B": what a list item is numbered with.
+    private func isListOrdinal(_ token: Range<Int>) -> Bool {
+        if token.count == 1, CharacterClass.isLetter(UInt32(text[token.lowerBound])) { return true }
+        return token.count <= 3 && token.allSatisfy { CharacterClass.isDigit(text[$0]) }
+    }
+
+    /// Whether a range holds only white space and bullets.
+    private func onlyMarkers(in range: Range<Int>) -> Bool {
+        range.allSatisfy { CharacterClass.isWhiteSpace(text[$0]) || ListMarkers.isBullet(text[$0]) }
+    }
+
+    private func previousWordIsLowercase(before i: Int) -> Bool {
+        var j = i
+        while j > sentenceStart, CharacterClass.isWhiteSpace(text[j - 1]) { j -= 1 }
+        guard j > sentenceStart else { return false }
+        let c = UInt32(text[j - 1])
+        guard CharacterClass.isLetter(c) else { return false }
+        var k = j
+        while k > sentenceStart, CharacterClass.isLetter(UInt32(text[k - 1])) { k -= 1 }
+        return CharacterClass.isLowercase(UInt32(text[k]))
+    }
+}

@@ -1,0 +1,139 @@
+// SentenceTable.swift: the immutable table of a document's sentences.
+
+/// The sentences of a ``DocumentText``: ordered, contiguous UTF-16 ranges that
+/// cover the whole text, each with its trimmed content range and paragraph.
+///
+/// Sentences never cross a paragraph. Whitespace after a sentence belongs to
+/// it, so every offset of the text lies in exactly one sentence; a tap on the
+/// space after "Hi." selects "Hi.". A blank paragraph is one sentence whose
+/// content is empty. Empty text has no sentences.
+///
+/// ```swift
+/// let doc = DocumentText("Dr. Who arrived. He left.")
+/// let table = SentenceTable(document: doc)          // reader mode
+/// table.count                                       // 2
+/// table.sentence(containing: 20)?.content           // 17..<25, "He left."
+/// ```
+///
+/// The table is immutable; an edit builds a new one.
+///
+/// - Complexity: building is O(n); ``subscript(_:)`` is O(1);
+///   ``sentence(containing:)`` is O(log s) for s sentences.
+public struct SentenceTable: RandomAccessCollection, Sendable {
+    /// The mode the table was built with.
+    public let mode: SentenceMode
+    /// The language whose rules were applied (given or detected).
+    public let language: Language
+    /// Start of each sentence, then the text's end (count + 1 entries).
+    private let bounds: [Int32]
+    private let contentStarts: [Int32]
+    private let contentEnds: [Int32]
+    private let paragraphs: [Int32]
+
+    /// Segments `document`.
+    /// - Parameters:
+    ///   - mode: ``SentenceMode/reader`` (default) or ``SentenceMode/uax29``.
+    ///   - language: rules to apply in reader mode; detected from the text's
+    ///     script when nil (see ``Language/detect(in:)``).
+    public init(document: DocumentText, mode: SentenceMode = .reader, language: Language? = nil) {
+        self.mode = mode
+        let language = language ?? Language.detect(in: document)
+        self.language = language
+        var builder = SentenceTableBuilder(capacity: document.utf16.count / 64 + 1)
+        document.utf16.withUnsafeBufferPointer { text in
+            switch mode {
+            case .uax29:
+                guard let breaker = ICUSentenceBreaker(locale: "") else {
+                    preconditionFailure("ICU has no root sentence break rules")
+                }
+                for (index, paragraph) in document.paragraphs.enumerated() {
+                    builder.startParagraph(index, at: paragraph.range.lowerBound)
+                    breaker.forEachBoundary(in: text, range: paragraph.range) { builder.addBoundary($0) }
+                }
+            case .reader:
+                let segmenter = ReaderSegmenter(language: language)
+                for (index, paragraph) in document.paragraphs.enumerated() {
+                    builder.startParagraph(index, at: paragraph.range.lowerBound)
+                    segmenter.forEachBoundary(in: text, paragraph: paragraph) { builder.addBoundary($0) }
+                }
+            }
+            builder.finish(text: text)
+        }
+        bounds = builder.bounds
+        contentStarts = builder.contentStarts
+        contentEnds = builder.contentEnds
+        paragraphs = builder.paragraphs
+    }
+
+    public var startIndex: Int { 0 }
+    /// The number of sentences.
+    public var endIndex: Int { paragraphs.count }
+
+    /// Sentence number `number`, in O(1).
+    public subscript(number: Int) -> Sentence {
+        Sentence(number: number,
+                 range: Int(bounds[number])..<Int(bounds[number + 1]),
+                 content: Int(contentStarts[number])..<Int(contentEnds[number]),
+                 paragraph: Int(paragraphs[number]))
+    }
+
+    /// The sentence containing a UTF-16 offset, by binary search. The end
+    /// of the text belongs to the last sentence; nil when out of bounds or
+    /// when the text is empty.
+    /// - Complexity: O(log s).
+    public func sentence(containing offset: Int) -> Sentence? {
+        guard let end = bounds.last, !isEmpty, offset >= 0, offset <= Int(end) else { return nil }
+        var low = 0, high = count
+        while low < high {
+            let mid = (low + high) / 2
+            if Int(bounds[mid + 1]) <= offset { low = mid + 1 } else { high = mid }
+        }
+        return self[Swift.min(low, count - 1)]
+    }
+
+    /// All sentence ranges (with trailing whitespace), in order.
+    public var ranges: [Range<Int>] { map(\.range) }
+}
+
+/// Collects boundaries paragraph by paragraph and trims each sentence.
+private struct SentenceTableBuilder {
+    var bounds: [Int32] = []
+    var contentStarts: [Int32] = []
+    var contentEnds: [Int32] = []
+    var paragraphs: [Int32] = []
+    private var paragraph: Int32 = 0
+
+    init(capacity: Int) {
+        bounds.reserveCapacity(capacity)
+        paragraphs.reserveCapacity(capacity)
+    }
+
+    mutating func startParagraph(_ index: Int, at offset: Int) {
+        paragraph = Int32(index)
+        appendStart(offset)
+    }
+
+    /// A boundary strictly inside the current paragraph, in increasing order.
+    mutating func addBoundary(_ offset: Int) {
+        guard let last = bounds.last, Int(last) < offset else { return }
+        appendStart(offset)
+    }
+
+    private mutating func appendStart(_ offset: Int) {
+        bounds.append(Int32(offset))
+        paragraphs.append(paragraph)
+    }
+
+    mutating func finish(text: UnsafeBufferPointer<UInt16>) {
+        bounds.append(Int32(text.count))
+        contentStarts.reserveCapacity(paragraphs.count)
+        contentEnds.reserveCapacity(paragraphs.count)
+        for k in 0..<paragraphs.count {
+            var start = Int(bounds[k]), end = Int(bounds[k + 1])
+            while start < end, CharacterClass.isWhiteSpace(text[start]) { start += 1 }
+            while end > start, CharacterClass.isWhiteSpace(text[end - 1]) { end -= 1 }
+            contentStarts.append(Int32(start))
+            contentEnds.append(Int32(end))
+        }
+    }
+}

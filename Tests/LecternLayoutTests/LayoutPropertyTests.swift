@@ -1,0 +1,97 @@
+import Testing
+@testable import LecternLayout
+
+/// Properties over many random texts and widths (seeded, bounded).
+@Suite struct LayoutPropertyTests {
+    static let iterations = 150
+
+    static func layouts(seed: UInt64) -> [(String, TextLayout)] {
+        var generator = SeededGenerator(seed: seed)
+        return (0..<iterations).map { _ in
+            let text = RandomTexts.text(using: &generator)
+            let width = Double.random(in: 30...420, using: &generator).rounded()
+            let size: Double = [11.0, 17.0, 23.0].randomElement(using: &generator) ?? 17.0
+            return (text, Fixtures.layout(text, width: width, fontSize: size))
+        }
+    }
+
+    @Test func caretOfEveryGraphemeOffsetHitTestsBackToIt() {
+        var checked = 0
+        defer { #expect(checked > 2000) }
+        for (text, layout) in Self.layouts(seed: 1) {
+            var offsets = (0..<layout.shaped.graphemeCount).map { layout.shaped.graphemeRange($0).lowerBound }
+            offsets.append(layout.shaped.utf16Count)
+            for offset in offsets {
+                let caret = layout.caretRect(at: offset)
+                let hit = layout.hitTest(x: caret.midX, y: caret.midY)
+                checked += 1
+                #expect(hit.offset == offset, "text \(text.debugDescription) width \(layout.spec.width) offset \(offset) caret \(caret)")
+                if hit.offset != offset { return }
+            }
+        }
+    }
+
+    @Test func rectsOfDifferentRangesNeverOverlap() {
+        var generator = SeededGenerator(seed: 2)
+        for (text, layout) in Self.layouts(seed: 2) {
+            let ranges = RandomTexts.partition(layout.shaped, using: &generator)
+            let rects = ranges.map { layout.selectionRects(for: $0) }
+            for i in rects.indices {
+                for j in rects.indices where j > i {
+                    for a in rects[i] {
+                        for b in rects[j] where a.overlaps(b) {
+                            Issue.record("overlap \(a) \(b) ranges \(ranges[i]) \(ranges[j]) in \(text.debugDescription)")
+                            return
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    @Test func unionOfRangesCoversEveryGlyph() {
+        var generator = SeededGenerator(seed: 3)
+        var glyphs = 0
+        defer { #expect(glyphs > 2000) }
+        for (text, layout) in Self.layouts(seed: 3) {
+            let rects = RandomTexts.partition(layout.shaped, using: &generator).flatMap { layout.selectionRects(for: $0) }
+            for line in layout.lines {
+                for g in line.graphemes.lowerBound..<line.contentEnd where layout.graphemeWidth(g) > 0 {
+                    glyphs += 1
+                    let center = Point(x: layout.graphemeX[g] + layout.graphemeWidth(g) / 2, y: line.top + line.height / 2)
+                    #expect(rects.contains { $0.contains(center) }, "grapheme \(g) uncovered in \(text.debugDescription)")
+                }
+            }
+        }
+    }
+
+    @Test func noLineIsWiderThanTheViewUnlessUnbreakable() {
+        for (text, layout) in Self.layouts(seed: 4) {
+            for line in layout.lines where line.width > layout.spec.lineWidth + 1e-6 {
+                let items = (line.contentEnd - line.graphemes.lowerBound) + line.attachments.count
+                #expect(items == 1, "line \(line) of \(text.debugDescription) is too wide")
+            }
+        }
+    }
+
+    @Test func rectsTileVerticallyWithoutGaps() {
+        for (_, layout) in Self.layouts(seed: 5) {
+            let rects = layout.selectionRects(for: 0..<layout.shaped.utf16Count)
+            for (upper, lower) in zip(rects, rects.dropFirst()) where lower.minY != upper.minY {
+                #expect(lower.minY == upper.maxY)
+            }
+        }
+    }
+
+    @Test func relayoutAtNewWidthsDoesNotReshape() {
+        let shaper = Shaper(catalog: Fixtures.catalog)
+        let shaped = shaper.shape(String(repeating: "Reading 한국어 Съешь 😀. ", count: 20), spec: Fixtures.dejaVu)
+        let before = shaper.statistics
+        #expect(before.textsShaped == 1 && before.runsShaped > 1)
+        for width in stride(from: 50.0, through: 500, by: 25) {
+            let layout = TextLayout(shaped: shaped, spec: LayoutSpec(width: width, fontSize: 17))
+            #expect(layout.lines.count > 1)
+        }
+        #expect(shaper.statistics == before)
+    }
+}

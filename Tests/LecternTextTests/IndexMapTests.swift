@@ -1,0 +1,88 @@
+// IndexMapTests.swift: offset conversion between units, checked against
+// Swift's own String views.
+import LecternText
+import Testing
+
+/// Every boundary of every unit, computed the slow way from String views.
+private func expectedBoundaries(_ string: String) -> [OffsetUnit: [Int: Int]] {
+    // Maps UTF-16 offset -> offset in unit, for every boundary of that unit.
+    var result: [OffsetUnit: [Int: Int]] = [.utf16: [:], .utf8: [:], .scalar: [:], .grapheme: [:]]
+    var utf16 = 0, utf8 = 0, scalar = 0
+    for s in string.unicodeScalars {
+        result[.scalar]![utf16] = scalar
+        result[.utf8]![utf16] = utf8
+        utf16 += s.utf16.count
+        utf8 += s.utf8.count
+        scalar += 1
+    }
+    result[.scalar]![utf16] = scalar
+    result[.utf8]![utf16] = utf8
+    var g = 0, offset = 0
+    for character in string {
+        result[.grapheme]![offset] = g
+        offset += character.utf16.count
+        g += 1
+    }
+    result[.grapheme]![offset] = g
+    for k in 0...offset { result[.utf16]![k] = k }
+    return result
+}
+
+private let samples = [
+    "", "plain ascii", "é and e\u{301}", "👍🏽 thumbs 👨‍👩‍👧", "🇰🇷🇯🇵 flags", "한국어 텍스트",
+    "\r\n CRLF \r\n", "x\u{0915}\u{094D}\u{0937}y", "Привет, мир!", "\u{10FFFF}z",
+]
+
+@Test(arguments: samples)
+func convertsEveryBoundaryAndRejectsTheRest(_ string: String) throws {
+    let document = DocumentText(string)
+    let map = document.indexMap
+    let expected = expectedBoundaries(string)
+    let length = document.utf16.count
+    for unit in OffsetUnit.allCases {
+        let boundaries = expected[unit] ?? [:]
+        #expect(map.length(in: unit) == boundaries.values.max() ?? 0)
+        for u16 in 0...length {
+            if let value = boundaries[u16] {
+                #expect(try map.offset(ofUTF16: u16, in: unit) == value)
+                #expect(try map.utf16Offset(of: value, in: unit) == u16)
+            } else {
+                #expect(throws: OffsetError.self) { try map.offset(ofUTF16: u16, in: unit) }
+            }
+        }
+    }
+}
+
+@Test func utf8OffsetsInsideASequenceAreInvalid() {
+    let map = DocumentText("aé€👍").indexMap   // bytes: 1, 2, 3, 4
+    #expect(throws: OffsetError.notOnBoundary(offset: 2, unit: .utf8)) { try map.utf16Offset(of: 2, in: .utf8) }
+    #expect(throws: OffsetError.notOnBoundary(offset: 5, unit: .utf8)) { try map.utf16Offset(of: 5, in: .utf8) }
+    #expect(throws: OffsetError.notOnBoundary(offset: 8, unit: .utf8)) { try map.utf16Offset(of: 8, in: .utf8) }
+    #expect(throws: OffsetError.notOnBoundary(offset: 4, unit: .utf16)) { try map.offset(ofUTF16: 4, in: .scalar) }
+    #expect(throws: OffsetError.outOfBounds(offset: 11, unit: .utf8, length: 10)) { try map.utf16Offset(of: 11, in: .utf8) }
+    #expect(throws: OffsetError.outOfBounds(offset: -1, unit: .utf16, length: 5)) { try map.offset(ofUTF16: -1, in: .utf8) }
+}
+
+@Test func convertsBetweenNonCanonicalUnits() throws {
+    let map = DocumentText("e\u{301}👍x").indexMap
+    #expect(try map.convert(2, from: .grapheme, to: .utf8) == 7)
+    #expect(try map.convert(1, from: .grapheme, to: .scalar) == 2)
+    #expect(try map.convert(0..<2, from: .grapheme, to: .utf16) == 0..<4)
+    #expect(throws: OffsetError.notOnBoundary(offset: 1, unit: .grapheme)) {
+        try map.convert(1, from: .scalar, to: .grapheme)
+    }
+}
+
+@Test func longMixedTextMatchesStringViews() throws {
+    var string = ""
+    let pieces = ["word ", "é", "e\u{301} ", "👍🏽", "한", "\r\n", "Ж", "🇰🇷", "abc. "]
+    for k in 0..<3000 { string += pieces[(k * 7 + k / 5) % pieces.count] }
+    let document = DocumentText(string)
+    let expected = expectedBoundaries(string)
+    for unit in OffsetUnit.allCases {
+        for (u16, value) in expected[unit] ?? [:] where u16 % 13 == 0 {
+            #expect(try document.indexMap.offset(ofUTF16: u16, in: unit) == value)
+            #expect(try document.indexMap.utf16Offset(of: value, in: unit) == u16)
+        }
+    }
+}
