@@ -16,7 +16,8 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
     public static let arguments = ErrorCode(rawValue: "ARGS")
     /// The request line cannot be tokenised (an unterminated quote, a bad escape).
     public static let syntax = ErrorCode(rawValue: "SYNTAX")
-    /// The request is not valid UTF-8.
+    /// The request, or the document text it carries, is not valid UTF-8;
+    /// the sentence gives the byte offset of the first bad byte.
     public static let invalidUTF8 = ErrorCode(rawValue: "UTF8")
     /// The request line is longer than the daemon's maximum; the connection is closed.
     public static let lineTooLong = ErrorCode(rawValue: "TOOLONG")
@@ -28,9 +29,26 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
     /// A literal or heredoc payload is larger than the daemon accepts.
     public static let payloadTooLarge = ErrorCode(rawValue: "PAYLOAD")
 
+    /// An argument that should be a number is not one, or is out of range.
+    public static let number = ErrorCode(rawValue: "NUMBER")
+    /// The document named does not exist.
+    public static let noDocument = ErrorCode(rawValue: "NODOC")
+    /// The command needs a view of the document (VIEW) on this connection.
+    public static let noView = ErrorCode(rawValue: "NOVIEW")
+    /// An offset or sentence number is out of range, or an offset falls
+    /// inside a character (a UTF-8 sequence, a surrogate pair, a grapheme).
+    public static let range = ErrorCode(rawValue: "RANGE")
+    /// A count limit is reached (documents, attachments).
+    public static let tooMany = ErrorCode(rawValue: "TOOMANY")
+    /// HELLO asked for a protocol version this daemon does not speak.
+    public static let version = ErrorCode(rawValue: "VERSION")
+    /// An attachment name that the document does not have.
+    public static let noAttachment = ErrorCode(rawValue: "NOATTACH")
+
     /// The codes defined by this module, in the order PROTOCOL.md lists them.
     public static let all: [ErrorCode] = [
         .unknownCommand, .arguments, .syntax, .invalidUTF8, .lineTooLong, .binary, .maxClients, .payloadTooLarge,
+        .number, .noDocument, .noView, .range, .tooMany, .version, .noAttachment,
     ]
 }
 

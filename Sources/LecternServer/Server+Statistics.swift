@@ -16,6 +16,7 @@ extension Server {
             ("version", Lectern.version),
             ("uptime_seconds", uptime),
             ("connections", openConnections.count),
+            ("documents", documents.count),
             ("connections_accepted", statistics.connectionsAccepted),
             ("connections_refused", statistics.connectionsRefused),
             ("commands_processed", statistics.commandsProcessed),

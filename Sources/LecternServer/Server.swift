@@ -36,6 +36,10 @@ public final class Server {
     private var nextConnectionID: UInt64 = 1
     private var flushQueue: [Connection] = []
     private var isShuttingDown = false
+    /// The documents.
+    var documents = DocumentRegistry()
+    /// Fonts, shaping and layout.
+    let layouts: LayoutService
     /// Counters for STATS.
     private(set) var statistics = ServerStatistics()
 
@@ -52,7 +56,10 @@ public final class Server {
     /// Creates the loop and binds the listeners; nothing runs until ``run()``.
     public init(configuration: ServerConfiguration) throws {
         self.configuration = configuration
-        self.commands = CommandTable(Server.sessionCommands)
+        self.commands = CommandTable(
+            Server.sessionCommands + Server.documentCommands + Server.viewCommands
+                + Server.selectionCommands + Server.watchCommands)
+        self.layouts = try LayoutService()
         readBufferMemory = .allocate(capacity: Server.readBufferSize)
         loop = .allocate(capacity: 1)
         uv_loop_init(loop)
@@ -171,6 +178,7 @@ public final class Server {
 
     func connectionDidClose(_ connection: Connection) {
         connections[connection.id] = nil
+        forgetSessionState(of: connection)
     }
 
     /// The open connections, in no particular order.

@@ -22,6 +22,8 @@ public struct ServerConfiguration: Equatable, Sendable {
     public var idleTimeoutSeconds = 900
     /// Also listen on this Unix-domain socket (created with mode 0600).
     public var unixSocketPath: String?
+    /// Documents held at once; PUT of a new one past this gets `ERR TOOMANY`.
+    public var maximumDocuments = 100_000
     /// Connections served at once; the next one gets `ERR MAXCLIENTS` and is closed.
     public var maximumConnections = 10_000
     /// Bytes of replies and events a connection may have waiting to be
@@ -106,6 +108,13 @@ public struct ServerConfiguration: Equatable, Sendable {
             defaultValue: { String($0.maximumConnections) },
             apply: { config, value in
                 config.maximumConnections = try integer(value, flag: "--max-connections", in: 1...1_000_000)
+            }),
+        Option(
+            flag: "--max-documents", environment: "LECTERN_MAX_DOCUMENTS", valueName: "N",
+            help: "documents held at once; more get ERR TOOMANY",
+            defaultValue: { String($0.maximumDocuments) },
+            apply: { config, value in
+                config.maximumDocuments = try integer(value, flag: "--max-documents", in: 1...100_000_000)
             }),
         Option(
             flag: "--output-hard-limit", environment: "LECTERN_OUTPUT_HARD_LIMIT", valueName: "BYTES",

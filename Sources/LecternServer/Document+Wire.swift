@@ -1,0 +1,70 @@
+// Document+Wire.swift: a document's offsets, ranges and sentences as the
+// connection's offset unit and the protocol's encodings write them.
+
+import LecternLayout
+import LecternProtocol
+import LecternText
+
+extension Document {
+    /// A UTF-16 offset in `unit`. Offsets Lectern produces are grapheme
+    /// boundaries, which every unit can express; anything else is reported
+    /// at the grapheme boundary before it.
+    func wireOffset(_ offset: Int, unit: OffsetUnit) -> Int {
+        if let converted = try? text.indexMap.offset(ofUTF16: offset, in: unit) { return converted }
+        let boundary = graphemeBoundary(atOrBefore: offset)
+        return (try? text.indexMap.offset(ofUTF16: boundary, in: unit)) ?? 0
+    }
+
+    func wireRange(_ range: Range<Int>, unit: OffsetUnit) -> String {
+        "\(wireOffset(range.lowerBound, unit: unit))..\(wireOffset(range.upperBound, unit: unit))"
+    }
+
+    /// A client's offset in `unit`, as UTF-16, which must be a grapheme
+    /// boundary within the text (`ERR RANGE` otherwise).
+    func utf16Offset(fromWire text: String, unit: OffsetUnit, name: String) throws -> Int {
+        let value = try Wire.integer(text, name, in: Int.min...Int.max)
+        let utf16: Int
+        do {
+            utf16 = try self.text.indexMap.utf16Offset(of: value, in: unit)
+        } catch {
+            throw ProtocolError(.range, "\(name) \(value): \(error.description)")
+        }
+        guard (try? self.text.indexMap.offset(ofUTF16: utf16, in: .grapheme)) != nil else {
+            throw ProtocolError(.range, "\(name) \(value) falls inside a character (a grapheme cluster); use its start or end")
+        }
+        return utf16
+    }
+
+    /// The sentence with this number, or `ERR RANGE`.
+    func sentence(number text: String) throws -> Sentence {
+        let count = sentences.count
+        let number = try Wire.integer(text, "sentence number")
+        guard number < count else {
+            throw ProtocolError(.range, "sentence \(number) does not exist; '\(id)' has \(count) sentence\(count == 1 ? "" : "s") (0 to \(count - 1))")
+        }
+        return sentences[number]
+    }
+
+    /// `sentence N range=… content=… paragraph=… text="…"`: one sentence.
+    func sentenceLine(_ sentence: Sentence, unit: OffsetUnit) -> String {
+        "sentence \(sentence.number) range=\(wireRange(sentence.range, unit: unit))"
+            + " content=\(wireRange(sentence.content, unit: unit)) paragraph=\(sentence.paragraph)"
+            + " text=\(ReplyEncoder.quote(text.text(in: sentence.content)))"
+    }
+
+    /// The data lines of a sentence and its highlight in `layout`: the
+    /// sentence, its rects (one per line fragment) and its outline.
+    func highlightLines(_ sentence: Sentence, layout: TextLayout?, unit: OffsetUnit) -> [String] {
+        var lines = [sentenceLine(sentence, unit: unit)]
+        if let layout {
+            lines.append("rects \(Wire.rects(layout.selectionRects(for: sentence.content)))")
+            lines.append("outline \(Wire.outline(layout.outline(for: sentence.content)))")
+        }
+        return lines
+    }
+
+    /// `rects=… outline=…` for event lines.
+    static func geometryFields(_ range: Range<Int>, layout: TextLayout) -> String {
+        "rects=\(Wire.rects(layout.selectionRects(for: range))) outline=\(Wire.outline(layout.outline(for: range)))"
+    }
+}

@@ -1,0 +1,167 @@
+// DocumentCommands.swift: HELLO, PUT, GET, DEL, LIST, SENTENCES.
+
+import LecternProtocol
+import LecternText
+
+extension Server {
+    /// The protocol version this daemon speaks.
+    static let protocolVersion = 1
+
+    /// Commands about documents and the connection's offset unit.
+    static let documentCommands: [Command] = [
+        Command(
+            name: "HELLO", syntax: "[version] [name=<client>] [units=utf16|utf8|scalar|grapheme]",
+            minimumArguments: 0, maximumArguments: 1,
+            summary: "Greets the daemon: protocol version, client name, the offset unit for this connection.",
+            details: [
+                "HELLO 1 name=reader units=grapheme -> OK HELLO protocol=1 server=lecternd/… units=grapheme connection=<id>",
+                "Offsets and ranges on this connection are then counted in that unit (default utf16).",
+            ],
+            allowedBeforeAuth: true,
+            handler: { context in
+                if let version = context.arguments.first {
+                    guard version == String(protocolVersion) else {
+                        throw ProtocolError(.version, "this daemon speaks protocol \(protocolVersion), not '\(version)'")
+                    }
+                }
+                let session = context.connection.session
+                if let units = context.request.value(for: "units") {
+                    guard let unit = OffsetUnit(rawValue: units.lowercased()) else {
+                        throw ProtocolError(.arguments, "units must be utf16, utf8, scalar or grapheme, not '\(units)'")
+                    }
+                    session.unit = unit
+                }
+                if let name = context.request.value(for: "name") { session.clientName = name }
+                let reply = "HELLO protocol=\(protocolVersion) server=lecternd/\(Lectern.version) units=\(session.unit.rawValue) connection=\(context.connection.id)"
+                return .reply(Reply(reply))
+            }),
+        Command(
+            name: "PUT", syntax: "<id> (\"text\" | {bytes} | <<WORD) [lang=<code>] [mode=reader|uax29]",
+            minimumArguments: 1, maximumArguments: 2,
+            summary: "Stores a document (creating or replacing it) and splits it into sentences.",
+            details: [
+                "PUT intro \"One. Two.\" lang=en        -> OK PUT id=intro revision=… sentences=2 …",
+                "PUT intro {9}<CRLF>One. Two.          (a literal: exactly 9 bytes follow)",
+                "PUT intro <<END ... END               (a heredoc: the lines up to END)",
+            ],
+            acceptsPayload: true,
+            handler: { context in try context.server.put(context) }),
+        Command(
+            name: "GET", syntax: "<id>", minimumArguments: 1, maximumArguments: 1,
+            summary: "Returns a document's exact text as a literal, and its facts.",
+            details: ["GET intro   -> * {9} / One. Two. / OK GET id=intro revision=… bytes=9 …"],
+            handler: { context in
+                let document = try context.server.documents.require(Wire.documentID(context.arguments[0]))
+                let bytes = Array(document.text.string.utf8)
+                return .reply(Reply(
+                    "GET " + context.server.documentFacts(document, unit: context.connection.session.unit),
+                    lines: [.literal(bytes)]))
+            }),
+        Command(
+            name: "DEL", syntax: "<id>", minimumArguments: 1, maximumArguments: 1,
+            summary: "Deletes a document; its watchers get a DELETED event.",
+            details: ["DEL intro   -> OK DEL id=intro"],
+            handler: { context in
+                let id = try Wire.documentID(context.arguments[0])
+                let document = try context.server.documents.require(id)
+                context.server.delete(document, by: context.connection)
+                return .reply(Reply("DEL id=\(id)"))
+            }),
+        Command(
+            name: "LIST", syntax: "[prefix]", minimumArguments: 0, maximumArguments: 1,
+            summary: "Lists documents (optionally those whose id starts with prefix), in id order.",
+            details: ["LIST        -> * intro revision=1 bytes=9 sentences=2 … / OK LIST 1"],
+            handler: { context in
+                let server = context.server
+                let unit = context.connection.session.unit
+                let ids = server.documents.ids(withPrefix: context.arguments.first ?? "")
+                let lines = ids.compactMap { id in server.documents[id].map { server.documentFacts($0, unit: unit) } }
+                return .reply(Reply("LIST \(lines.count)", data: lines))
+            }),
+        Command(
+            name: "SENTENCES", syntax: "<id> [from] [count]", minimumArguments: 1, maximumArguments: 3,
+            summary: "Lists sentences: number, range, trimmed content range, paragraph and text.",
+            details: [
+                "SENTENCES intro       -> * sentence 0 range=0..5 content=0..4 paragraph=0 text=\"One.\" / … / OK SENTENCES 2 of 2",
+                "SENTENCES intro 10 5  -> sentences 10 to 14",
+            ],
+            handler: { context in
+                let document = try context.server.documents.require(Wire.documentID(context.arguments[0]))
+                let total = document.sentences.count
+                let from = try context.arguments.count > 1 ? Wire.integer(context.arguments[1], "from") : 0
+                let count = try context.arguments.count > 2
+                    ? Wire.integer(context.arguments[2], "count") : total
+                guard from <= total else {
+                    throw ProtocolError(.range, "from \(from) is past the last sentence; '\(document.id)' has \(total)")
+                }
+                let end = min(total, from + min(count, total))
+                let unit = context.connection.session.unit
+                let lines = (from..<end).map { document.sentenceLine(document.sentences[$0], unit: unit) }
+                return .reply(Reply("SENTENCES \(lines.count) of \(total)", data: lines))
+            }),
+    ]
+
+    /// `id=… revision=… bytes=… length=… sentences=… paragraphs=… lang=… mode=…`
+    func documentFacts(_ document: Document, unit: OffsetUnit) -> String {
+        "id=\(document.id) revision=\(document.revision) bytes=\(document.text.indexMap.utf8Length)"
+            + " length=\(document.text.indexMap.length(in: unit)) sentences=\(document.sentences.count)"
+            + " paragraphs=\(document.text.paragraphs.count) lang=\(document.sentences.language.code)"
+            + " mode=\(document.mode.rawValue) attachments=\(document.attachments.count)"
+    }
+
+    private func put(_ context: CommandContext) throws -> CommandOutcome {
+        let request = context.request
+        let id = try Wire.documentID(context.arguments[0])
+        let bytes: [UInt8]
+        switch (request.payload, context.arguments.count) {
+        case (let payload?, 1): bytes = payload
+        case (nil, 2): bytes = Array(context.arguments[1].utf8)
+        case (nil, _):
+            throw ProtocolError(.arguments, "PUT needs the text: quoted, a {bytes} literal or a <<WORD heredoc")
+        default:
+            throw ProtocolError(.arguments, "PUT takes the text once: quoted or as a payload, not both")
+        }
+        let language = try request.value(for: "lang").map { code -> Language in
+            guard !code.isEmpty, code.count <= 35, code.unicodeScalars.allSatisfy({ $0.properties.isAlphabetic || $0 == "-" || $0 == "_" || ("0"..."9").contains($0) })
+            else { throw ProtocolError(.arguments, "lang must be a language code like en, ko or pt-BR, not '\(code)'") }
+            return Language(code)
+        }
+        let mode = try request.value(for: "mode").map { name -> SentenceMode in
+            guard let mode = SentenceMode(rawValue: name.lowercased()) else {
+                throw ProtocolError(.arguments, "mode must be reader or uax29, not '\(name)'")
+            }
+            return mode
+        } ?? .reader
+        if documents[id] == nil && documents.count >= configuration.maximumDocuments {
+            throw ProtocolError(.tooMany, "the daemon holds at most \(configuration.maximumDocuments) documents (--max-documents); DEL some first")
+        }
+        let apply = { [unowned self] (content: DocumentContent) throws -> Reply in
+            let (document, created) = try documents.put(id, content: content, limit: configuration.maximumDocuments)
+            documentDidChange(document, by: context.connection, created: created)
+            return Reply("PUT " + documentFacts(document, unit: context.connection.session.unit))
+        }
+        guard bytes.count > LayoutService.backgroundThreshold * 2 else {
+            return .reply(try apply(DocumentContent(utf8: bytes, language: language, mode: mode)))
+        }
+        // Segmenting a large text takes milliseconds: do it on the pool.
+        let connection = context.connection
+        connection.deferReply()
+        BackgroundWork.run(on: loop, { () -> Result<DocumentContent, ProtocolError> in
+            do {
+                return .success(try DocumentContent(utf8: bytes, language: language, mode: mode))
+            } catch let error as ProtocolError {
+                return .failure(error)
+            } catch {
+                return .failure(ProtocolError(.arguments, "\(error)"))
+            }
+        }, then: { result in
+            connection.completeDeferredReply(
+                result.flatMap { content in
+                    do { return .success(try apply(content)) } catch let error as ProtocolError {
+                        return .failure(error)
+                    } catch { return .failure(ProtocolError(.arguments, "\(error)")) }
+                }, tag: request.tag)
+        })
+        return .deferred
+    }
+}

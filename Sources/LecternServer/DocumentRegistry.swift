@@ -1,0 +1,44 @@
+// DocumentRegistry.swift: the documents the daemon holds, by id.
+
+import LecternProtocol
+
+/// All documents, by id, with the document-count limit. Loop thread only.
+struct DocumentRegistry {
+    private var byID: [String: Document] = [:]
+    private var nextRevision = 1
+
+    var count: Int { byID.count }
+
+    subscript(id: String) -> Document? { byID[id] }
+
+    /// The document, or `ERR NODOC`.
+    func require(_ id: String) throws -> Document {
+        guard let document = byID[id] else { throw LecternProtocolError.noDocument(id) }
+        return document
+    }
+
+    /// Ids in byte order, optionally only those starting with `prefix`.
+    func ids(withPrefix prefix: String = "") -> [String] {
+        byID.keys.filter { $0.hasPrefix(prefix) }.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    }
+
+    /// Creates a document, or replaces an existing one's content.
+    /// - Throws: `ERR TOOMANY` when creating past `limit`.
+    mutating func put(_ id: String, content: DocumentContent, limit: Int) throws -> (Document, created: Bool) {
+        if let existing = byID[id] {
+            existing.replace(with: content)
+            return (existing, false)
+        }
+        guard byID.count < limit else {
+            throw ProtocolError(.tooMany, "the daemon holds at most \(limit) documents (--max-documents); DEL some first")
+        }
+        let document = Document(id: id, content: content, revision: 1)
+        byID[id] = document
+        return (document, true)
+    }
+
+    @discardableResult
+    mutating func remove(_ id: String) -> Document? {
+        byID.removeValue(forKey: id)
+    }
+}

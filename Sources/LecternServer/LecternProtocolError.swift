@@ -1,0 +1,20 @@
+// LecternProtocolError.swift: protocol errors the server sends in several places.
+
+import LecternProtocol
+
+/// Errors made in more than one handler, worded once.
+enum LecternProtocolError {
+    static func invalidText(byteOffset: Int) -> ProtocolError {
+        ProtocolError(.invalidUTF8, "document text is not valid UTF-8 at byte \(byteOffset); nothing was stored")
+    }
+
+    static let textTooLong = ProtocolError(.payloadTooLarge, "document text is too long to index")
+
+    static func noDocument(_ id: String) -> ProtocolError {
+        ProtocolError(.noDocument, "no document '\(id)' (LIST shows the documents)")
+    }
+
+    static func noView(_ id: String) -> ProtocolError {
+        ProtocolError(.noView, "this connection has no view of '\(id)'; send VIEW \(id) width=<points> first")
+    }
+}

@@ -1,0 +1,249 @@
+// ViewCommands.swift: VIEW, LINES, TAP, RECTS, CARET, ATTACH, DETACH.
+
+import LecternLayout
+import LecternProtocol
+import LecternText
+
+extension Server {
+    /// Commands that need a view: layout, hit-testing, geometry, attachments.
+    static let viewCommands: [Command] = [
+        Command(
+            name: "VIEW",
+            syntax: "<id> width=<pt> [size=<pt>] [font=<family>] [weight=<100-900>] [italic=yes|no] [line-height=auto|<n>x|<pt>] [paragraph-spacing=<pt>] [insets=<pt>|<v>,<h>|<t>,<l>,<b>,<r>]",
+            minimumArguments: 1, maximumArguments: 1,
+            summary: "Sets this connection's view of a document and lays it out: the summary of its lines.",
+            details: [
+                "VIEW intro width=320 size=17 font=\"DejaVu Sans\"  -> OK VIEW id=intro … lines=3 height=58.5",
+                "line-height=auto (the font's), 1.5x (a multiple) or 24 (points); insets like CSS padding.",
+            ],
+            handler: { context in
+                let server = context.server
+                let id = try Wire.documentID(context.arguments[0])
+                let document = try server.documents.require(id)
+                let spec = try LayoutSpec(viewArguments: context.request)
+                context.connection.session.views[id] = ViewState(spec: spec)
+                return try server.layouts.withLayout(document, spec: spec, context: context) { layout in
+                    Reply("VIEW " + server.viewFacts(document, layout: layout))
+                }
+            }),
+        Command(
+            name: "LINES", syntax: "<id>", minimumArguments: 1, maximumArguments: 1,
+            summary: "The view's line table: each line's range, top, baseline, height, x, width and caret positions.",
+            details: ["LINES intro -> * line 0 range=0..31 top=0 baseline=13.5 height=17 x=0 width=301.2 paragraph=0 carets=0,7.1,… / OK LINES 3"],
+            handler: { context in
+                try context.withView { document, layout in
+                    let unit = context.connection.session.unit
+                    let lines = layout.lines.indices.map { index -> String in
+                        let line = layout.lines[index]
+                        let carets = layout.graphemeBoundaryPositions(line: index).map(Wire.number).joined(separator: ",")
+                        return "line \(index) range=\(document.wireRange(line.textRange, unit: unit))"
+                            + " top=\(Wire.number(line.top)) baseline=\(Wire.number(line.baseline))"
+                            + " height=\(Wire.number(line.height)) x=\(Wire.number(line.x))"
+                            + " width=\(Wire.number(line.width)) paragraph=\(line.paragraph) carets=\(carets)"
+                    }
+                    return Reply("LINES \(lines.count)", data: lines)
+                }
+            }),
+        Command(
+            name: "TAP", syntax: "<id> <x> <y> [slop=<pt>]", minimumArguments: 3, maximumArguments: 3,
+            summary: "The sentence under a point, with its highlight rects and outline; watchers see it too.",
+            details: [
+                "TAP intro 40 12  -> * sentence 0 … / * rects 0,0,31.5,17 / * outline … / OK TAP hit sentence=0 offset=3 side=trailing distance=0",
+                "A point off the text: OK TAP miss distance=<pt> nearest=<sentence>; slop=<pt> counts near misses as hits.",
+            ],
+            handler: { context in
+                let x = try Wire.double(context.arguments[1], "x")
+                let y = try Wire.double(context.arguments[2], "y")
+                let slop = try context.request.value(for: "slop").map { try Wire.double($0, "slop") } ?? 0
+                return try context.withView { document, layout in
+                    try context.server.tap(document, layout: layout, x: x, y: y, slop: slop, context: context)
+                }
+            }),
+        Command(
+            name: "RECTS", syntax: "<id> <sentence>", minimumArguments: 2, maximumArguments: 2,
+            summary: "A sentence's highlight in the view: one rect per line fragment, and the outline of their union.",
+            details: ["RECTS intro 1 -> * sentence 1 … / * rects … / * outline … / OK RECTS sentence=1"],
+            handler: { context in
+                try context.withView { document, layout in
+                    let sentence = try document.sentence(number: context.arguments[1])
+                    let unit = context.connection.session.unit
+                    return Reply("RECTS sentence=\(sentence.number)", data: document.highlightLines(sentence, layout: layout, unit: unit))
+                }
+            }),
+        Command(
+            name: "CARET", syntax: "<id> <offset>", minimumArguments: 2, maximumArguments: 2,
+            summary: "The caret rect at an offset (in the connection's unit) in the view.",
+            details: ["CARET intro 4 -> OK CARET offset=4 rect=30.5,0,1,17 line=0"],
+            handler: { context in
+                try context.withView { document, layout in
+                    let unit = context.connection.session.unit
+                    let offset = try document.utf16Offset(fromWire: context.arguments[1], unit: unit, name: "offset")
+                    let rect = layout.caretRect(at: offset)
+                    let line = layout.lineIndex(containing: offset)
+                    return Reply("CARET offset=\(document.wireOffset(offset, unit: unit)) rect=\(Wire.rect(rect)) line=\(line)")
+                }
+            }),
+        Command(
+            name: "ATTACH", syntax: "<id> <name> at=<offset|end> <width> <height> [baseline]",
+            minimumArguments: 4, maximumArguments: 5,
+            summary: "Puts an inline box (an animation, an image) into the text flow; it wraps with the word before it.",
+            details: [
+                "ATTACH intro anim at=end 30 30   -> OK ATTACH name=anim offset=9 rect=64.2,0,30,30 line=0",
+                "baseline: how far the box's bottom sits below the baseline (default 0; negative raises it).",
+            ],
+            handler: { context in try context.server.attach(context) }),
+        Command(
+            name: "DETACH", syntax: "<id> <name>", minimumArguments: 2, maximumArguments: 2,
+            summary: "Removes an inline attachment.",
+            details: ["DETACH intro anim -> OK DETACH name=anim"],
+            handler: { context in
+                let server = context.server
+                let document = try server.documents.require(Wire.documentID(context.arguments[0]))
+                let name = context.arguments[1]
+                guard document.removeAttachment(named: name) else {
+                    throw ProtocolError(.noAttachment, "'\(document.id)' has no attachment '\(name)'")
+                }
+                server.documentDidChange(document, by: context.connection, created: false, textChanged: false)
+                return .reply(Reply("DETACH name=\(name)"))
+            }),
+    ]
+
+    /// `id=… width=… size=… font="…" requested="…" substituted=… lines=… height=…`
+    func viewFacts(_ document: Document, layout: TextLayout) -> String {
+        let resolution = layout.shaped.resolution
+        return "id=\(document.id) revision=\(document.revision) width=\(Wire.number(layout.spec.width))"
+            + " size=\(Wire.number(layout.fontSize)) font=\(ReplyEncoder.quote(resolution.matchedFamily))"
+            + " requested=\(ReplyEncoder.quote(layout.spec.font.family))"
+            + " substituted=\(resolution.isSubstitute ? "yes" : "no")"
+            + " lines=\(layout.lines.count) height=\(Wire.number(layout.height))"
+    }
+
+    fileprivate func tap(
+        _ document: Document, layout: TextLayout, x: Double, y: Double, slop: Double, context: CommandContext
+    ) throws -> Reply {
+        let hit = layout.hitTest(x: x, y: y)
+        let unit = context.connection.session.unit
+        if let index = hit.attachment, hit.isInside || hit.distance <= slop {
+            let attachment = layout.attachments[index]
+            let frame = layout.attachmentFrames[index]
+            return Reply("TAP attachment name=\(attachment.name) offset=\(document.wireOffset(attachment.offset, unit: unit)) rect=\(Wire.rect(frame))")
+        }
+        let probe = hit.grapheme.isEmpty ? hit.offset : hit.grapheme.lowerBound
+        guard let sentence = document.sentences.sentence(containing: probe) else {
+            return Reply("TAP miss distance=\(Wire.number(hit.distance)) nearest=none")
+        }
+        guard hit.isInside || hit.distance <= slop else {
+            return Reply("TAP miss distance=\(Wire.number(hit.distance)) nearest=\(sentence.number)")
+        }
+        broadcast(document, from: context.connection, range: sentence.content) { watcherUnit in
+            "TAP \(document.id) by=\(context.connection.id) sentence=\(sentence.number) range=\(document.wireRange(sentence.content, unit: watcherUnit))"
+        }
+        return Reply(
+            "TAP hit sentence=\(sentence.number) offset=\(document.wireOffset(hit.offset, unit: unit)) side=\(hit.side.rawValue) distance=\(Wire.number(hit.distance))",
+            data: document.highlightLines(sentence, layout: layout, unit: unit))
+    }
+
+    fileprivate func attach(_ context: CommandContext) throws -> CommandOutcome {
+        let document = try documents.require(Wire.documentID(context.arguments[0]))
+        let name = context.arguments[1]
+        guard (try? Wire.documentID(name)) != nil else {
+            throw ProtocolError(.arguments, "attachment name must be 1 to \(Wire.maximumIDLength) characters of A-Z a-z 0-9 _ - . : / (got '\(name)')")
+        }
+        let unit = context.connection.session.unit
+        guard let at = context.request.value(for: "at") else {
+            throw ProtocolError(.arguments, "ATTACH needs at=<offset> or at=end")
+        }
+        let atEnd = at.lowercased() == "end"
+        let offset = atEnd ? document.text.utf16.count : try document.utf16Offset(fromWire: at, unit: unit, name: "at")
+        let width = try Wire.double(context.arguments[2], "width")
+        let height = try Wire.double(context.arguments[3], "height")
+        let baseline = try context.arguments.count > 4 ? Wire.double(context.arguments[4], "baseline") : 0
+        guard width >= 0, height >= 0, width <= 10_000, height <= 10_000 else {
+            throw ProtocolError(.number, "width and height must be from 0 to 10000 points")
+        }
+        let isNew = !document.attachments.contains { $0.name == name }
+        if isNew && document.attachments.count >= Server.maximumAttachmentsPerDocument {
+            throw ProtocolError(.tooMany, "a document holds at most \(Server.maximumAttachmentsPerDocument) attachments")
+        }
+        document.setAttachment(DocumentAttachment(
+            name: name, offset: offset, atEnd: atEnd, width: width, height: height, baseline: baseline))
+        documentDidChange(document, by: context.connection, created: false, textChanged: false)
+        let facts = "ATTACH name=\(name) offset=\(document.wireOffset(offset, unit: unit))"
+        guard let view = context.connection.session.views[document.id] else { return .reply(Reply(facts)) }
+        return try layouts.withLayout(document, spec: view.spec, context: context) { layout in
+            guard let index = layout.attachments.firstIndex(where: { $0.name == name }) else { return Reply(facts) }
+            let line = layout.lines.firstIndex { $0.attachments.contains(index) } ?? 0
+            return Reply(facts + " rect=\(Wire.rect(layout.attachmentFrames[index])) line=\(line)")
+        }
+    }
+
+    /// The most attachments one document may have.
+    static let maximumAttachmentsPerDocument = 1000
+}
+
+extension CommandContext {
+    /// Runs `body` with the document named by the first argument and its
+    /// layout in this connection's view (`ERR NODOC`, `ERR NOVIEW`).
+    func withView(_ body: @escaping (Document, TextLayout) throws -> Reply) throws -> CommandOutcome {
+        let id = try Wire.documentID(arguments[0])
+        let document = try server.documents.require(id)
+        guard let view = connection.session.views[id] else { throw LecternProtocolError.noView(id) }
+        return try server.layouts.withLayout(document, spec: view.spec, context: self) { layout in
+            try body(document, layout)
+        }
+    }
+}
+
+extension LayoutSpec {
+    /// A spec from VIEW's `key=value` arguments; `ERR NUMBER`/`ERR ARGS` on bad values.
+    init(viewArguments request: Request) throws {
+        guard let widthText = request.value(for: "width") else {
+            throw ProtocolError(.arguments, "VIEW needs width=<points>")
+        }
+        let width = try Wire.double(widthText, "width")
+        guard width > 0, width <= 100_000 else { throw ProtocolError(.number, "width must be from 0 to 100000 points") }
+        let size = try request.value(for: "size").map { try Wire.double($0, "size") } ?? 17
+        guard size >= LayoutSpec.minimumFontSize, size <= LayoutSpec.maximumFontSize else {
+            throw ProtocolError(.number, "size must be from \(Wire.number(LayoutSpec.minimumFontSize)) to \(Wire.number(LayoutSpec.maximumFontSize)) points")
+        }
+        let weight = try request.value(for: "weight").map { try Wire.integer($0, "weight", in: 1...1000) } ?? 400
+        let italic: Bool
+        switch request.value(for: "italic")?.lowercased() {
+        case nil, "no", "false", "0": italic = false
+        case "yes", "true", "1": italic = true
+        case let other?: throw ProtocolError(.arguments, "italic must be yes or no, not '\(other)'")
+        }
+        let family = request.value(for: "font") ?? FontSpec.defaultSans.family
+        guard !family.isEmpty, family.count <= 200 else { throw ProtocolError(.arguments, "font must be a family name") }
+
+        let lineHeight: LineHeight
+        switch request.value(for: "line-height") {
+        case nil, "auto": lineHeight = .fontDefault
+        case let text? where text.hasSuffix("x"):
+            let factor = try Wire.double(String(text.dropLast()), "line-height")
+            guard factor > 0, factor <= 20 else { throw ProtocolError(.number, "line-height multiple must be from 0 to 20") }
+            lineHeight = .multiple(factor)
+        case let text?:
+            let points = try Wire.double(text, "line-height")
+            guard points > 0, points <= 10_000 else { throw ProtocolError(.number, "line-height must be from 0 to 10000 points") }
+            lineHeight = .absolute(points)
+        }
+        let spacing = try request.value(for: "paragraph-spacing").map { try Wire.double($0, "paragraph-spacing") } ?? 0
+        guard spacing >= 0, spacing <= 10_000 else { throw ProtocolError(.number, "paragraph-spacing must be from 0 to 10000 points") }
+
+        var insets = EdgeInsets.zero
+        if let text = request.value(for: "insets") {
+            let values = try text.split(separator: ",", omittingEmptySubsequences: false).map { try Wire.double(String($0), "insets") }
+            guard values.allSatisfy({ $0 >= 0 && $0 <= 10_000 }) else { throw ProtocolError(.number, "insets must be from 0 to 10000 points") }
+            switch values.count {
+            case 1: insets = EdgeInsets(all: values[0])
+            case 2: insets = EdgeInsets(top: values[0], left: values[1], bottom: values[0], right: values[1])
+            case 4: insets = EdgeInsets(top: values[0], left: values[1], bottom: values[2], right: values[3])
+            default: throw ProtocolError(.arguments, "insets takes 1, 2 or 4 numbers: all, vertical,horizontal, or top,left,bottom,right")
+            }
+        }
+        self.init(
+            font: FontSpec(family: family, weight: weight, italic: italic), width: width, fontSize: size,
+            lineHeight: lineHeight, paragraphSpacing: spacing, insets: insets)
+    }
+}
