@@ -27,7 +27,12 @@ extension Document {
         do {
             utf16 = try self.text.indexMap.utf16Offset(of: value, in: unit)
         } catch {
-            throw ProtocolError(.range, "\(name) \(value): \(error.description)")
+            switch error {
+            case .outOfBounds(_, let unit, let length):
+                throw ProtocolError(.range, "\(name) \(value) is outside the text: offsets run from 0 to \(length) (\(unit.rawValue))")
+            case .notOnBoundary(_, let unit):
+                throw ProtocolError(.range, "\(name) \(value) falls inside a character (\(unit.rawValue)); use its start or end")
+            }
         }
         guard (try? self.text.indexMap.offset(ofUTF16: utf16, in: .grapheme)) != nil else {
             throw ProtocolError(.range, "\(name) \(value) falls inside a character (a grapheme cluster); use its start or end")

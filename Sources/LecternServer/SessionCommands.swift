@@ -1,10 +1,40 @@
-// SessionCommands.swift: PING, HELP and QUIT.
+// SessionCommands.swift: HELLO, PING, HELP, QUIT and STATS.
 
 import LecternProtocol
+import LecternText
 
 extension Server {
+    /// The protocol version this daemon speaks.
+    static let protocolVersion = 1
+
     /// Commands about the connection itself.
     static let sessionCommands: [Command] = [
+        Command(
+            name: "HELLO", syntax: "[version] [name=<client>] [units=utf16|utf8|scalar|grapheme]",
+            minimumArguments: 0, maximumArguments: 1,
+            summary: "Greets the daemon: protocol version, client name, the offset unit for this connection.",
+            details: [
+                "HELLO 1 name=reader units=grapheme -> OK HELLO protocol=1 server=lecternd/… units=grapheme connection=<id>",
+                "Offsets and ranges on this connection are then counted in that unit (default utf16).",
+            ],
+            allowedBeforeAuth: true,
+            handler: { context in
+                if let version = context.arguments.first {
+                    guard version == String(protocolVersion) else {
+                        throw ProtocolError(.version, "this daemon speaks protocol \(protocolVersion), not '\(version)'")
+                    }
+                }
+                let session = context.connection.session
+                if let units = context.request.value(for: "units") {
+                    guard let unit = OffsetUnit(rawValue: units.lowercased()) else {
+                        throw ProtocolError(.arguments, "units must be utf16, utf8, scalar or grapheme, not '\(units)'")
+                    }
+                    session.unit = unit
+                }
+                if let name = context.request.value(for: "name") { session.clientName = name }
+                let reply = "HELLO protocol=\(protocolVersion) server=lecternd/\(Lectern.version) units=\(session.unit.rawValue) connection=\(context.connection.id)"
+                return .reply(Reply(reply))
+            }),
         Command(
             name: "PING", syntax: "[message]", minimumArguments: 0, maximumArguments: 1,
             summary: "Checks that the daemon answers: OK PONG, or OK and the message quoted.",
@@ -27,9 +57,9 @@ extension Server {
                     }
                     return .reply(Reply(command.name, data: [command.usage, command.summary] + command.details))
                 }
-                let width = (table.commands.map(\.usage.count).max() ?? 0) + 2
+                let width = (table.commands.map(\.name.count).max() ?? 0) + 2
                 let lines = table.commands.map { command in
-                    command.usage + String(repeating: " ", count: width - command.usage.count) + command.summary
+                    command.name + String(repeating: " ", count: width - command.name.count) + command.summary
                 }
                 return .reply(Reply("\(lines.count) commands; HELP <command> for one", data: lines))
             }),

@@ -201,7 +201,7 @@ extension LayoutSpec {
             throw ProtocolError(.arguments, "VIEW needs width=<points>")
         }
         let width = try Wire.double(widthText, "width")
-        guard width > 0, width <= 100_000 else { throw ProtocolError(.number, "width must be from 0 to 100000 points") }
+        guard width > 0, width <= 100_000 else { throw ProtocolError(.number, "width must be above 0 and at most 100000 points") }
         let size = try request.value(for: "size").map { try Wire.double($0, "size") } ?? 17
         guard size >= LayoutSpec.minimumFontSize, size <= LayoutSpec.maximumFontSize else {
             throw ProtocolError(.number, "size must be from \(Wire.number(LayoutSpec.minimumFontSize)) to \(Wire.number(LayoutSpec.maximumFontSize)) points")

@@ -10,34 +10,55 @@ let protocolDirectory = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     .appendingPathComponent("protocol")
 
-/// One transcript: what a client sends (`> `) and exactly what it receives (`< `).
+/// One transcript: what clients send (`> `) and exactly what they receive (`< `).
 ///
 /// Lines starting with `#` are comments; blank lines are ignored. A `> ` line
-/// is sent as written plus LF. The `< ` lines after it are the reply lines
+/// is sent as written plus LF. The `< ` lines after it are the lines
 /// expected before the next `> `, compared byte for byte (without CRLF).
 /// A `<~ ` line is a regular expression the whole received line must match,
 /// for figures that change from run to run (STATS). `<<closed>>` alone on a
 /// line: the daemon must close the connection there.
+///
+/// Several connections: a capital letter before the marker (`B> `, `B< `,
+/// `B<~ `, `B<<closed>>`) names the connection; no letter is connection A.
+/// Connections are opened when first used.
 struct Transcript {
-    enum Step { case send(String), expect(String), expectMatch(String), closed }
+    enum Action { case send(String), expect(String), expectMatch(String), closed }
+    struct Step {
+        let connection: String
+        let action: Action
+    }
     let name: String
     let steps: [Step]
 
     init(url: URL) throws {
         name = url.lastPathComponent
         var steps: [Step] = []
+        let pattern = try NSRegularExpression(pattern: "^([A-Z]?)(> |<~ |< |<<closed>>$)(.*)$")
         for line in try String(contentsOf: url, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false) {
-            if line.hasPrefix("> ") {
-                steps.append(.send(String(line.dropFirst(2))))
-            } else if line.hasPrefix("<~ ") {
-                steps.append(.expectMatch(String(line.dropFirst(3))))
-            } else if line.hasPrefix("< ") {
-                steps.append(.expect(String(line.dropFirst(2))))
-            } else if line == "<<closed>>" {
-                steps.append(.closed)
+            let text = String(line)
+            guard let match = pattern.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)),
+                let nameRange = Range(match.range(at: 1), in: text),
+                let markerRange = Range(match.range(at: 2), in: text),
+                let restRange = Range(match.range(at: 3), in: text)
+            else { continue }
+            let connection = text[nameRange].isEmpty ? "A" : String(text[nameRange])
+            let rest = String(text[restRange])
+            let action: Action
+            switch text[markerRange] {
+            case "> ": action = .send(rest)
+            case "<~ ": action = .expectMatch(rest)
+            case "< ": action = .expect(rest)
+            default: action = .closed
             }
+            steps.append(Step(connection: connection, action: action))
         }
         self.steps = steps
+    }
+
+    /// The request lines sent, on any connection.
+    var sentLines: [String] {
+        steps.compactMap { if case .send(let line) = $0.action { return line } else { return nil } }
     }
 
     static func all() throws -> [Transcript] {
@@ -54,21 +75,29 @@ struct Transcript {
     func transcriptReplaysByteForByte(name: String) throws {
         let transcript = try #require(try Transcript.all().first { $0.name == name })
         let daemon = try Daemon()
-        let client = try daemon.connect()
+        var clients: [String: LineClient] = [:]
         for (index, step) in transcript.steps.enumerated() {
-            switch step {
+            let client: LineClient
+            if let existing = clients[step.connection] {
+                client = existing
+            } else {
+                client = try daemon.connect()
+                clients[step.connection] = client
+            }
+            let place = "\(name) step \(index + 1) (connection \(step.connection))"
+            switch step.action {
             case .send(let line):
                 client.sendLine(line)
             case .expect(let expected):
                 let got = try client.readLine()
-                #expect(got == expected, "\(name) step \(index + 1)")
+                #expect(got == expected, "\(place)")
             case .expectMatch(let pattern):
                 let got = try client.readLine() ?? "<end of stream>"
                 let regex = try NSRegularExpression(pattern: "^(?:" + pattern + ")$")
                 let matched = regex.firstMatch(in: got, range: NSRange(got.startIndex..., in: got)) != nil
-                #expect(matched, "\(name) step \(index + 1): '\(got)' does not match /\(pattern)/")
+                #expect(matched, "\(place): '\(got)' does not match /\(pattern)/")
             case .closed:
-                #expect(try client.waitForClose(), "\(name) step \(index + 1): the daemon should close here")
+                #expect(try client.waitForClose(), "\(place): the daemon should close here")
             }
         }
     }
@@ -85,11 +114,8 @@ struct Transcript {
         for name in names {
             #expect(spec.contains("\n### \(name)"), "PROTOCOL.md has no section for \(name)")
             let used = transcripts.contains { transcript in
-                transcript.steps.contains {
-                    if case .send(let line) = $0 {
-                        return line.split(separator: " ").first { !$0.hasPrefix("@") }?.uppercased() == name
-                    }
-                    return false
+                transcript.sentLines.contains {
+                    $0.split(separator: " ").first { !$0.hasPrefix("@") }?.uppercased() == name
                 }
             }
             #expect(used, "no transcript uses \(name)")
