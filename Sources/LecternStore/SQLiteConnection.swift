@@ -160,3 +160,8 @@ final class SQLiteConnection {
         return statement
     }
 }
+
+/// A connection must not be used from two threads at once; only its owner's
+/// lock makes sharing it safe.
+@available(*, unavailable)
+extension SQLiteConnection: Sendable {}

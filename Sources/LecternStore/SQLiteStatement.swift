@@ -122,3 +122,7 @@ final class SQLiteStatement {
         if code != SQLITE_OK { throw connection.error(code, doing) }
     }
 }
+
+/// A statement belongs to its connection and shares its threading rule.
+@available(*, unavailable)
+extension SQLiteStatement: Sendable {}

@@ -120,4 +120,28 @@ struct HelperTranscript {
             transcript.inFlight = nil
         }
     }
+
+    @Test(
+        .timeLimit(.minutes(1)),
+        .enabled(if: FileSystemConditions.canMakeImmutable, "needs chattr +i (root, ext4-like file system)"))
+    func afterACrashAnImmutableDirectoryStillReadsTheCommitsInTheLog() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        var transcript = HelperTranscript()
+        try runHelperAndKill(directory: directory.path, killAfter: 50, into: &transcript)
+        // The kill left the last commits in lectern.db-wal, not yet in lectern.db.
+        let files = ["lectern.db", "lectern.db-wal", "lectern.db-shm"].map(directory.appending)
+        #expect(files.allSatisfy { FileManager.default.fileExists(atPath: $0) })
+        FileSystemConditions.setImmutable(true, [directory.path] + files)
+        defer { FileSystemConditions.setImmutable(false, [directory.path] + files) }
+
+        let store = try SQLiteDocumentStore(directory: directory.path)
+        #expect(store.readOnlyReason != nil)
+        for (id, record) in transcript.acknowledged {
+            let stored = try store.load(id: String(decoding: id, as: UTF8.self))?.record
+            #expect(stored == record || stored == transcript.inFlight)
+        }
+        let refusal = #expect(throws: DocumentStoreError.self) { try store.delete(id: "doc-1") }
+        #expect(refusal?.code == .readOnly)
+    }
 }

@@ -111,3 +111,28 @@ func executeDirectly(_ sql: String, on path: String) throws {
         #expect(try store.loadAll() == [stored])
     }
 }
+
+@Suite struct SQLiteDocumentStoreThreadingTests {
+    @Test func callsFromManyThreadsAtOnceAreSerializedSafely() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let store = try SQLiteDocumentStore(directory: directory.path)
+        let failures = Counter()
+        DispatchQueue.concurrentPerform(iterations: 4) { thread in
+            for index in 0..<25 {
+                do {
+                    let id = "thread-\(thread)-\(index)"
+                    let stored = try store.put(sampleDocument(id: id, text: id))
+                    if try store.load(id: id) != stored { failures.increment() }
+                    _ = try store.loadAll()
+                } catch {
+                    failures.increment()
+                }
+            }
+        }
+        #expect(failures.value == 0)
+        let documents = try store.loadAll()
+        #expect(documents.count == 100)
+        #expect(Set(documents.map(\.revision)).count == 100)
+    }
+}
