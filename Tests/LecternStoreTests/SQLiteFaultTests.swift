@@ -86,12 +86,14 @@ func fillUntilRefused(_ store: SQLiteDocumentStore, size: Int, limit: Int = 10_0
         defer { directory.remove() }
         try #require(run("/usr/bin/mount", ["-t", "tmpfs", "-o", "size=256k", "tmpfs", directory.path]))
         defer { run("/usr/bin/umount", [directory.path]) }
-        let store = try SQLiteDocumentStore(directory: directory.path)
-        let (stored, refusal) = fillUntilRefused(store, size: 3000)
-        #expect(refusal?.code == .full)
-        #expect(stored.count > 5)
-        #expect(try store.loadAll().count == stored.count)
-        #expect(try store.load(id: "fill-0") == stored.first)
+        do {  // the store closes at the end of this block, before the unmount
+            let store = try SQLiteDocumentStore(directory: directory.path)
+            let (stored, refusal) = fillUntilRefused(store, size: 3000)
+            #expect(refusal?.code == .full)
+            #expect(stored.count > 5)
+            #expect(try store.loadAll().count == stored.count)
+            #expect(try store.load(id: "fill-0") == stored.first)
+        }
     }
 
     @Test(.enabled(if: FileSystemConditions.canMakeImmutable, "needs chattr +i (root, ext4-like file system)"))
