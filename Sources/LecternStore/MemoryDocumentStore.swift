@@ -19,23 +19,31 @@ public final class MemoryDocumentStore: DocumentStore, @unchecked Sendable {
     /// Creates an empty store.
     public init() {}
 
-    /// See ``DocumentStore/put(_:)``. - Complexity: O(*a*) for *a* attachments.
+    /// See ``DocumentStore/put(_:)``.
+    ///
+    /// - Complexity: O(*a*) for *a* attachments.
     public func put(_ document: DocumentRecord) throws(DocumentStoreError) -> StoredDocument {
         try document.validate()
         return lock.withLock { commit(document) }
     }
 
-    /// See ``DocumentStore/delete(id:)``. - Complexity: O(1).
+    /// See ``DocumentStore/delete(id:)``.
+    ///
+    /// - Complexity: O(*k*) for an id of *k* bytes (hashing).
     public func delete(id: String) throws(DocumentStoreError) -> Bool {
         lock.withLock { documents.removeValue(forKey: Array(id.utf8)) != nil }
     }
 
-    /// See ``DocumentStore/load(id:)``. - Complexity: O(1).
+    /// See ``DocumentStore/load(id:)``.
+    ///
+    /// - Complexity: O(*k*) for an id of *k* bytes (hashing).
     public func load(id: String) throws(DocumentStoreError) -> StoredDocument? {
         lock.withLock { documents[Array(id.utf8)] }
     }
 
-    /// See ``DocumentStore/loadAll()``. - Complexity: O(*n* log *n*) for *n* documents.
+    /// See ``DocumentStore/loadAll()``.
+    ///
+    /// - Complexity: O(*n* log *n*) for *n* documents (sorted on each call).
     public func loadAll() throws(DocumentStoreError) -> [StoredDocument] {
         lock.withLock {
             documents.sorted { $0.key.lexicographicallyPrecedes($1.key) }.map(\.value)
@@ -43,6 +51,8 @@ public final class MemoryDocumentStore: DocumentStore, @unchecked Sendable {
     }
 
     /// See ``DocumentStore/setAttachment(_:documentID:)``.
+    ///
+    /// - Complexity: O(*a*) for *a* attachments.
     public func setAttachment(_ attachment: AttachmentRecord, documentID: String)
         throws(DocumentStoreError) -> StoredDocument
     {

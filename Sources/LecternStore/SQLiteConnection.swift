@@ -102,7 +102,8 @@ final class SQLiteConnection {
     /// I/O errors and "cannot open" are classified by the operating-system
     /// error behind them: `EROFS`, `EACCES` and `EPERM` (a read-only mount,
     /// an immutable file, permissions) mean read-only; `ENOSPC` and `EDQUOT`
-    /// mean full.
+    /// mean full. `SQLITE_TOOBIG` (a text above SQLite's length limit) is the
+    /// caller's error, `.invalidArgument`.
     func error(_ code: Int32, _ doing: String, detail: String? = nil) -> DocumentStoreError {
         let extended = sqlite3_extended_errcode(handle)
         let resultCode = extended & 0xff == code & 0xff ? extended : code
@@ -125,6 +126,10 @@ final class SQLiteConnection {
                 .corrupt,
                 "the database file \(path) is corrupt or not a Lectern database: \(reason); move it aside or restore it from a backup",
                 sqliteResultCode: resultCode)
+        case .invalidArgument:
+            return DocumentStoreError(
+                .invalidArgument, "\(doing) on \(path) was refused: \(reason)",
+                sqliteResultCode: resultCode)
         default:
             return DocumentStoreError(
                 .failure, "\(doing) on \(path) failed: \(reason)", sqliteResultCode: resultCode)
@@ -137,6 +142,7 @@ final class SQLiteConnection {
         case SQLITE_READONLY, SQLITE_PERM: return .readOnly
         case SQLITE_FULL: return .full
         case SQLITE_CORRUPT, SQLITE_NOTADB: return .corrupt
+        case SQLITE_TOOBIG: return .invalidArgument
         case SQLITE_IOERR, SQLITE_CANTOPEN:
             switch systemErrno {
             case EROFS, EACCES, EPERM: return .readOnly

@@ -130,7 +130,9 @@ public final class SQLiteDocumentStore: DocumentStore, @unchecked Sendable {
         }
     }
 
-    /// See ``DocumentStore/load(id:)``. - Complexity: O(log *n* + *a*).
+    /// See ``DocumentStore/load(id:)``.
+    ///
+    /// - Complexity: O(log *n* + *a*) for *n* documents and *a* attachments of this one.
     public func load(id: String) throws(DocumentStoreError) -> StoredDocument? {
         try locked { () throws(DocumentStoreError) in
             try connection.transaction(immediate: false) { () throws(DocumentStoreError) in
@@ -410,7 +412,7 @@ public final class SQLiteDocumentStore: DocumentStore, @unchecked Sendable {
             if unreserved.contains(byte) {
                 uri.unicodeScalars.append(Unicode.Scalar(byte))
             } else {
-                uri += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
+                uri += String(format: "%%%02X", byte)
             }
         }
         return uri + "?" + query
@@ -470,11 +472,5 @@ public final class SQLiteDocumentStore: DocumentStore, @unchecked Sendable {
             }
             try connection.execute("PRAGMA user_version = \(StoreSchema.currentVersion)")
         }
-    }
-}
-
-extension String {
-    fileprivate func leftPadded(to width: Int) -> String {
-        String(repeating: "0", count: max(0, width - count)) + self
     }
 }

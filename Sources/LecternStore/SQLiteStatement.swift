@@ -27,9 +27,10 @@ final class SQLiteStatement {
     /// included). `withCString` always gives a valid pointer, so an empty
     /// string binds as empty TEXT, not NULL.
     func bind(_ index: Int32, text value: String) throws(DocumentStoreError) {
-        let length = Int32(value.utf8.count)
+        let length = UInt64(value.utf8.count)
         let code = value.withCString { pointer in
-            sqlite3_bind_text(handle, index, pointer, length, transientDestructor)
+            sqlite3_bind_text64(
+                handle, index, pointer, length, transientDestructor, UInt8(SQLITE_UTF8))
         }
         try check(code, "binding a text parameter")
     }
@@ -44,13 +45,16 @@ final class SQLiteStatement {
     }
 
     /// Binds `bytes` as a BLOB. An empty array is bound as a zero-length
-    /// blob, not NULL (which is what a nil pointer would give).
+    /// blob, not NULL (which is what a nil pointer would give). Values above
+    /// SQLite's length limit (1,000,000,000 bytes by default) fail with
+    /// `SQLITE_TOOBIG`, which is reported as `.invalidArgument`.
     func bind(_ index: Int32, blob bytes: [UInt8]) throws(DocumentStoreError) {
         let code = bytes.withUnsafeBytes { buffer in
             guard let base = buffer.baseAddress, buffer.count > 0 else {
                 return sqlite3_bind_zeroblob(handle, index, 0)
             }
-            return sqlite3_bind_blob(handle, index, base, Int32(buffer.count), transientDestructor)
+            return sqlite3_bind_blob64(
+                handle, index, base, UInt64(buffer.count), transientDestructor)
         }
         try check(code, "binding a blob parameter")
     }

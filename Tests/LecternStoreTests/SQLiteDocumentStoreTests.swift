@@ -32,6 +32,15 @@ func executeDirectly(_ sql: String, on path: String) throws {
         #expect(next.revision > written.map(\.revision).max() ?? 0)
     }
 
+    @Test func aLargeTextRoundTripsExactly() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        var record = sampleDocument()
+        record.text = (0..<5_000_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 8) }
+        _ = try SQLiteDocumentStore(directory: directory.path).put(record)
+        #expect(try SQLiteDocumentStore(directory: directory.path).load(id: "alice")?.record == record)
+    }
+
     @Test func theDatabaseIsInWALModeWithASchemaVersion() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
@@ -99,6 +108,7 @@ func executeDirectly(_ sql: String, on path: String) throws {
         #expect(SQLiteConnection.classify(resultCode: SQLITE_CANTOPEN, systemErrno: EACCES) == .readOnly)
         #expect(SQLiteConnection.classify(resultCode: SQLITE_IOERR, systemErrno: EIO) == .failure)
         #expect(SQLiteConnection.classify(resultCode: SQLITE_BUSY, systemErrno: 0) == .failure)
+        #expect(SQLiteConnection.classify(resultCode: SQLITE_TOOBIG, systemErrno: 0) == .invalidArgument)
     }
 
     @Test func pathsWithURICharactersOpenReadOnly() throws {
