@@ -54,32 +54,33 @@ public final class SQLiteDocumentStore: DocumentStore, @unchecked Sendable {
     {
         let directory = DataDirectory(path: directory)
         databasePath = directory.databasePath
-        var refusal: String?
+        let refusal: String
         switch options.access {
-        case .readOnly: refusal = "the store was opened read-only"
-        case .readWrite: refusal = directory.create() ?? directory.writeRefusal()
-        }
-        if refusal == nil {
-            let writable = try SQLiteConnection(
-                filename: databasePath, path: databasePath,
-                flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
-            if writable.isReadOnly {
-                refusal = "SQLite could open \(databasePath) only for reading"
+        case .readOnly:
+            refusal = "the store was opened read-only"
+        case .readWrite:
+            if let reason = directory.create() ?? directory.writeRefusal() {
+                refusal = reason
             } else {
-                connection = writable
-                readOnlyReason = nil
-                try Self.checkIntegrity(writable)
-                try Self.prepareForWriting(writable, options: options)
-                return
+                let writable = try SQLiteConnection(
+                    filename: databasePath, path: databasePath,
+                    flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+                guard writable.isReadOnly else {
+                    connection = writable
+                    readOnlyReason = nil
+                    try Self.checkIntegrity(writable)
+                    try Self.prepareForWriting(writable, options: options)
+                    return
+                }
+                refusal = "SQLite could open \(databasePath) only for reading"
             }
         }
-        let reason = refusal ?? "the store was opened read-only"
         guard FileManager.default.fileExists(atPath: databasePath) else {
             throw DocumentStoreError(
-                .readOnly, "\(reason), and there is no database \(databasePath) to read")
+                .readOnly, "\(refusal), and there is no database \(databasePath) to read")
         }
         connection = try Self.openReadOnly(directory)
-        readOnlyReason = reason
+        readOnlyReason = refusal
         try Self.checkIntegrity(connection)
         try Self.checkSchemaVersion(connection, canMigrate: false)
     }
