@@ -53,12 +53,14 @@ let package = Package(
         // MARK: Executables: flag parsing and wiring only
 
         .executableTarget(name: "lecternd", dependencies: ["LecternServer"]),
+        .executableTarget(name: "store-crash-helper", dependencies: ["LecternStore"]),
 
         // MARK: Tests
 
         .testTarget(name: "LecternTextTests", dependencies: ["LecternText"]),
         .testTarget(name: "LecternLayoutTests", dependencies: ["LecternLayout"]),
         .testTarget(name: "LecternProtocolTests", dependencies: ["LecternProtocol"]),
+        .testTarget(name: "LecternStoreTests", dependencies: ["LecternStore"]),
         .testTarget(
             name: "LecternServerTests",
             // Depending on the executable makes `swift test` build lecternd,

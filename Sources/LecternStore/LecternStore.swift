@@ -1,1 +1,0 @@
-// LecternStore: see ../shared/ARCHITECTURE.md for what this module owns.
