@@ -132,14 +132,14 @@ public final class Server {
             LoopHandle.owner(of: handle, as: Server.self)?.housekeeping()
         }, 1000, 1000)
         for listener in listeners {
-            Log.info("listening", ["addr": listener.address, "pid": getpid()])
+            Log.lifecycle("listening", ["addr": listener.address, "pid": getpid()])
         }
         uv_run(loop, UV_RUN_DEFAULT)
         let status = uv_loop_close(loop)
         if status != 0 {
             Log.error("loop_close_failed", ["error": LoopHandle.errorName(status)])
         }
-        Log.info("stopped")
+        Log.lifecycle("stopped")
     }
 
     /// Closes the listeners and every connection; the loop then runs out of
@@ -148,7 +148,7 @@ public final class Server {
         guard !isShuttingDown else { return }
         isShuttingDown = true
         let name = number == SIGINT ? "SIGINT" : number == SIGTERM ? "SIGTERM" : String(number)
-        Log.info("shutting_down", ["signal": name, "connections": connections.count])
+        Log.lifecycle("shutting_down", ["signal": name, "connections": connections.count])
         for connection in Array(connections.values) { connection.close(reason: nil) }
         closeAllHandles()
     }
