@@ -3,6 +3,7 @@
 import CUV
 import Glibc
 import LecternProtocol
+import LecternStore
 
 /// The daemon: one libuv loop on one thread that owns all state.
 ///
@@ -44,6 +45,8 @@ public final class Server {
     var documents = DocumentRegistry()
     /// Fonts, shaping and layout.
     let layouts: LayoutService
+    /// The store, written before changes are acknowledged.
+    private(set) var persistence: DocumentPersistence!
     /// Counters for STATS.
     var statistics = ServerStatistics()
     /// All typewriter streams, on one timer.
@@ -81,6 +84,7 @@ public final class Server {
         statistics.startTime = uv_now(loop)
         typewriters = TypewriterScheduler(server: self)
         do {
+            try openStore()
             let tcp = try Listener(kind: .tcp, host: configuration.host, port: configuration.port, server: self)
             listeners.append(tcp)
             boundAddress = tcp.address
@@ -94,6 +98,44 @@ public final class Server {
             uv_loop_close(loop)
             throw error
         }
+    }
+
+    /// Opens the store and restores every document in it.
+    private func openStore() throws {
+        let store: any DocumentStore
+        if configuration.inMemory {
+            store = MemoryDocumentStore()
+            persistence = DocumentPersistence(store: store, writesInline: true, server: self)
+            Log.lifecycle("store", ["kind": "memory"])
+            return
+        }
+        let sqlite: SQLiteDocumentStore
+        do {
+            sqlite = try SQLiteDocumentStore(directory: configuration.dataDirectory)
+        } catch {
+            throw StartError(description: "cannot open the store in \(configuration.dataDirectory): \(error.message) (\(error.code.rawValue))")
+        }
+        store = sqlite
+        persistence = DocumentPersistence(store: store, writesInline: false, server: self)
+        if let reason = sqlite.readOnlyReason {
+            Log.warning("store_read_only", ["path": sqlite.databasePath, "reason": reason])
+        }
+        let stored: [StoredDocument]
+        do {
+            stored = try store.loadAll()
+        } catch {
+            throw StartError(description: "cannot read the store \(sqlite.databasePath): \(error.message) (\(error.code.rawValue))")
+        }
+        for document in stored {
+            guard let content = DocumentContent(stored: document.record) else {
+                Log.error("store_document_unreadable", ["id": document.id])
+                continue
+            }
+            documents.restore(Document(
+                id: document.id, content: content, revision: 1,
+                attachments: document.record.attachments.map(DocumentAttachment.init)))
+        }
+        Log.lifecycle("store", ["kind": "sqlite", "path": sqlite.databasePath, "documents": documents.count])
     }
 
     deinit {
