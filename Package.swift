@@ -54,6 +54,8 @@ let package = Package(
 
         .executableTarget(name: "lecternd", dependencies: ["LecternServer"]),
 
+        .executableTarget(name: "bench-sentences", dependencies: ["LecternText"], path: "Sources/bench-sentences"),
+
         // MARK: Tests
 
         .testTarget(name: "LecternTextTests", dependencies: ["LecternText"]),

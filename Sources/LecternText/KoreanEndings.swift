@@ -10,10 +10,18 @@
 /// Ambiguous endings are narrowed by the syllable before them: 필요 and 중요
 /// are nouns; 하니까 is "because", while 합니까 asks.
 enum KoreanEndings {
-    /// Decorations that may trail an ending: ~ ㅋ ㅎ ㅠ ㅜ ^ ;
+    /// Decorations that may trail a sentence: Hangul letters on their own
+    /// (ㅋㅋ, ㅎㅎ, ㅠㅠ), ~ ^ ; and emoji (any astral unit, U+2600–U+27BF).
     static func isTrailer(_ u: UInt16) -> Bool {
-        u == 0x7E || u == 0x3160 || u == 0x314B || u == 0x314E || u == 0x315C || u == 0x5E || u == 0x3B
+        switch u {
+        case 0x7E, 0x5E, 0x3B, 0x3131...0x318E, 0x2600...0x27BF, 0x2B50, 0x2B55, 0xD800...0xDFFF: return true
+        default: return false
+        }
     }
+
+    /// Laughing or crying letters (ㅋ ㅎ ㅠ ㅜ), two or more of which end a
+    /// sentence in informal writing ("맛있다ㅎㅎ").
+    static func isLaughter(_ u: UInt16) -> Bool { u == 0x314B || u == 0x314E || u == 0x3160 || u == 0x315C }
 
     /// Whether the Hangul word in `word` (syllables only, at least two) ends
     /// a sentence.
@@ -22,8 +30,8 @@ enum KoreanEndings {
         let last = text[word.upperBound - 1]
         let before = text[word.upperBound - 2]
         switch last {
-        case 0xB2E4: // 다, but not 바다 (sea), 마다 (every), 보다 (than)
-            return before != 0xBC14 && before != 0xB9C8 && before != 0xBCF4
+        case 0xB2E4: // 다, but not 바다 (sea), 마다 (every), 보다 (than), 죄다 (all)
+            return before != 0xBC14 && before != 0xB9C8 && before != 0xBCF4 && before != 0xC8C4
         case 0xC694: // 요, but not the nouns 필요, 중요, 주요 …
             return !nounsEndingInYo.contains(before)
         case 0xC8E0, 0xB124, 0xB0D0, 0xD568, 0xB428, 0xB4EF, 0xC148: // 죠 네 냐 함 됨 듯 셈
@@ -37,8 +45,12 @@ enum KoreanEndings {
             return third == 0xC2B5 || jongseong(third) == 17
         case 0xAD70: // 군 after 는 or a past stem (하는군, 했군), not 장군, 해군
             return before == 0xB294 || jongseong(before) == 20
-        case 0xC57C: // 야, but not the nouns 분야, 시야, 광야, 평야, 들야, 초야
-            return !nounsEndingInYa.contains(before)
+        case 0xC57C: // 야 after 거 이 니 뭐 다 지 게 (거야, 뭐야); not 해야 (must), 분야
+            return stemsBeforeYa.contains(before)
+        case 0xC784: // 임 (것임, 맛집임), but not the nouns 게임, 모임
+            return before != 0xAC8C && before != 0xBAA8
+        case 0xC9C0: // 지 (큰일났지, 알겠지), but not 까지 (until)
+            return before != 0xAE4C
         case 0xC74C: // 음 after a past or existential stem (했음, 없음), not 마음, 다음
             return jongseong(before) == 20 || before == 0xC5C6 || before == 0xC788
         default:
@@ -47,21 +59,28 @@ enum KoreanEndings {
     }
 
     /// Whether the word starting at `start` continues the clause before it
-    /// (하며, 해도, 보니, 싶다, 라고, 고 …) rather than starting a sentence.
+    /// (하며, 해도, 보니, 싶다, 라고, 않다 …) rather than starting a sentence.
     static func continuesClause(_ text: UnsafeBufferPointer<UInt16>, at start: Int, limit: Int) -> Bool {
-        let first = text[start]
-        switch first {
-        case 0xD558, 0xD574, 0xD588, 0xD55C, 0xD560, 0xC2F6, 0xB77C, 0xACE0, 0xBA70, 0xBA74, 0xB294:
-            // 하 해 했 한 할 싶 라 고 며 면 는
-            return true
-        case 0xBCF4: // 보니, 보면, 보다
-            guard start + 1 < limit else { return false }
-            let second = text[start + 1]
-            return second == 0xB2C8 || second == 0xBA74 || second == 0xB2E4
-        default:
-            return false
-        }
+        var end = start
+        while end < limit, CharacterClass.isHangulSyllable(text[end]) { end += 1 }
+        let word = text[start..<end]
+        return continuations.contains { prefix in
+            prefix.count <= word.count && word.starts(with: prefix)
+        } || wholeWordContinuations.contains { $0.elementsEqual(word) }
     }
+
+    /// Words starting with these continue the clause before them: 하고, 하며,
+    /// 하면, 하는, 하던, 하더, 하드, 하여, 하자, 하니, 하곤, 한다, 했다, 했고,
+    /// 했던, 해서, 해도, 해야, 라고, 라며, 라는, 라면서, 보니, 보면, 싶, 않, 못해,
+    /// 말고, 주셨, 주세, 주었, 줬, 드렸, 드려, 드릴, 놓, 놨.
+    private static let continuations: [[UInt16]] = [
+        "하고", "하며", "하면", "하는", "하던", "하더", "하드", "하여", "하자", "하니", "하곤", "한다", "했다",
+        "했고", "했던", "해서", "해도", "해야", "라고", "라며", "라는", "보니", "보면", "싶", "않", "못해",
+        "말고", "주셨", "주세", "주었", "줬", "드렸", "드려", "드릴", "놓", "놨",
+    ].map { Array($0.utf16) }
+
+    /// Whole words that continue the clause: 고, 며, 할, 한, 함.
+    private static let wholeWordContinuations: [[UInt16]] = ["고", "며", "할", "한", "함"].map { Array($0.utf16) }
 
     /// Nouns that end in 요: 필요, 중요, 주요, 수요, 소요, 강요, 불요.
     private static let nounsEndingInYo: Set<UInt16> = [0xD544, 0xC911, 0xC8FC, 0xC218, 0xC18C, 0xAC15, 0xBD88]
@@ -72,8 +91,8 @@ enum KoreanEndings {
         0xB124, 0xC5D0, 0xAC8C, 0xB370, 0xACA0,
     ]
 
-    /// Syllables before 야 that make a noun: 분 시 광 평 들 초.
-    private static let nounsEndingInYa: Set<UInt16> = [0xBD84, 0xC2DC, 0xAD11, 0xD3C9, 0xB4E4, 0xCD08]
+    /// Syllables before a sentence-final 야: 거 이 니 뭐 다 지 게.
+    private static let stemsBeforeYa: Set<UInt16> = [0xAC70, 0xC774, 0xB2C8, 0xBB50, 0xB2E4, 0xC9C0, 0xAC8C]
 
     /// The final-consonant index (0 = none) of a Hangul syllable.
     private static func jongseong(_ u: UInt16) -> Int { Int(u - 0xAC00) % 28 }

@@ -15,6 +15,10 @@ struct LanguageRules: Sendable {
     /// Korean, Japanese, Chinese: quotations and brackets closed later in
     /// the paragraph never end the surrounding sentence.
     let quotationsAreEmbedded: Bool
+    /// Languages written in two cases: a lower-case word after a terminator
+    /// continues the sentence. Off for Korean, Japanese, Chinese, where a
+    /// lower-case Latin word is simply the next sentence's first word.
+    let lowercaseContinues: Bool
     /// German: "am 3. Oktober" (one- or two-digit ordinals).
     let numericOrdinals: Bool
     /// Korean: endings like -다 and -요 end a sentence without punctuation.
@@ -27,6 +31,7 @@ struct LanguageRules: Sendable {
         sentenceStarters = code == "en" ? Self.englishSentenceStarters : []
         pronounI = code == "en"
         quotationsAreEmbedded = code == "ko" || code == "ja" || code == "zh"
+        lowercaseContinues = !quotationsAreEmbedded
         numericOrdinals = code == "de" || code == "da" || code == "fi" || code == "cs" || code == "sk"
             || code == "sl" || code == "hu" || code == "is" || code == "lv" || code == "pl"
         koreanEndings = code == "ko"

@@ -120,6 +120,13 @@ private struct ParagraphScan {
 
     /// Decides the terminator at `t`; returns where scanning resumes.
     private mutating func terminator(at t: Int, kind: TerminatorKind, _ body: (Int) -> Void) -> Int {
+        // "[...]", "(?)", and marks that open a sentence ("... and then")
+        // are not terminators.
+        if (t > start && CharacterClass.isOpener(text[t - 1])) || onlyMarkers(in: sentenceStart..<t, orOpeners: true) {
+            var i = t + 1
+            while i < end, CharacterClass.terminator(text[i]) != nil { i += 1 }
+            return i
+        }
         var kind = kind
         var runEnd = t + 1
         if text[t] == 0x2E, let ellipsis = spacedEllipsis(at: t) {
@@ -154,12 +161,15 @@ private struct ParagraphScan {
                       CharacterClass.isSpacedCloser(text[closersEnd + 1]) {
                 closedQuote = true
                 closersEnd += 2
+            } else if u == 0x5B, let citationEnd = citation(at: closersEnd) {
+                closersEnd = citationEnd
             } else {
                 break
             }
         }
         var next = closersEnd
         while next < end, CharacterClass.isWhiteSpace(text[next]) { next += 1 }
+        next = afterTrailers(from: next)
         guard next < end else { return end }
         if endsSentence(terminator: t, runEnd: runEnd, kind: kind, closersEnd: closersEnd,
                         closedQuote: closedQuote, next: next) {
@@ -179,16 +189,21 @@ private struct ParagraphScan {
         if embedded(terminator: t, afterClosers: closersEnd) { return false }
         let following = text[next]
         if next == closersEnd {
-            // No space: only CJK text follows a sentence without one.
+            // No space: only CJK text follows a sentence without one
+            // ("반.전.매.력" and "16%..중" are not sentence ends).
             if closedQuote && quotativeParticle(at: next, spaced: false) { return false }
-            return kind == .cjk || CharacterClass.isCJK(following)
+            return kind == .cjk || (kind == .strong && CharacterClass.isCJK(following))
         }
-        if closedQuote && quotativeParticle(at: next, spaced: true) { return false }
+        if (closedQuote || rules.koreanEndings) && quotativeParticle(at: next, spaced: true) { return false }
         guard let word = firstLetter(from: next) else { return true }
-        if CharacterClass.isLowercase(word.scalar) { return false }
+        if rules.lowercaseContinues && CharacterClass.isLowercase(word.scalar) { return false }
         switch kind {
-        case .strong, .cjk, .ellipsis:
+        case .strong, .cjk:
             return true
+        case .ellipsis:
+            // Korean trails off with "..." mid-sentence ("좋아하는데... 진정하고");
+            // it ends a sentence only after a sentence-final ending.
+            return !rules.koreanEndings || koreanWordEnds(before: t)
         case .period:
             return periodEndsSentence(at: t, nextWord: word.offset)
         }
@@ -227,19 +242,47 @@ private struct ParagraphScan {
         var next = s
         while next < end, CharacterClass.isWhiteSpace(text[next]) { next += 1 }
         guard next < end else { return end }
-        var wordEnd = s
-        while wordEnd > sentenceStart, KoreanEndings.isTrailer(text[wordEnd - 1]) { wordEnd -= 1 }
-        var wordStart = wordEnd
-        while wordStart > sentenceStart, CharacterClass.isHangulSyllable(text[wordStart - 1]) { wordStart -= 1 }
-        guard wordStart < wordEnd,
-              wordStart == sentenceStart || !CharacterClass.isLetter(UInt32(text[wordStart - 1])),
-              KoreanEndings.endsSentence(text, word: wordStart..<wordEnd),
-              CharacterClass.isHangulSyllable(text[next]) || CharacterClass.isOpener(text[next]),
+        // Decorations standing alone ("됨 ㅇㅇ") are decided after them.
+        if afterTrailers(from: next) != next { return next }
+        guard koreanWordEnds(before: s),
+              CharacterClass.isHangulSyllable(text[next]) || startsListItem(at: next),
               !KoreanEndings.continuesClause(text, at: next, limit: end),
-              !embedded(terminator: wordEnd - 1, afterClosers: s)
+              !embedded(terminator: s - 1, afterClosers: s)
         else { return next }
         emit(next, body)
         return next
+    }
+
+    /// Whether the Hangul word that ends at `wordEnd` (before trailing
+    /// decorations and one decoration-only word) ends a sentence.
+    private func koreanWordEnds(before wordEnd: Int) -> Bool {
+        var wordEnd = wordEnd
+        var laughter = 0
+        for _ in 0..<2 {
+            while wordEnd > sentenceStart, KoreanEndings.isTrailer(text[wordEnd - 1]) {
+                if KoreanEndings.isLaughter(text[wordEnd - 1]) { laughter += 1 }
+                wordEnd -= 1
+            }
+            guard wordEnd > sentenceStart, CharacterClass.isWhiteSpace(text[wordEnd - 1]) else { break }
+            var i = wordEnd
+            while i > sentenceStart, CharacterClass.isWhiteSpace(text[i - 1]) { i -= 1 }
+            guard i > sentenceStart, KoreanEndings.isTrailer(text[i - 1]) else { break }
+            wordEnd = i
+        }
+        var wordStart = wordEnd
+        while wordStart > sentenceStart, CharacterClass.isHangulSyllable(text[wordStart - 1]) { wordStart -= 1 }
+        guard wordStart < wordEnd,
+              wordStart == sentenceStart || !CharacterClass.isLetter(UInt32(text[wordStart - 1]))
+        else { return false }
+        return laughter >= 2 || KoreanEndings.endsSentence(text, word: wordStart..<wordEnd)
+    }
+
+    /// "2. " or "3) ": a numbered item inside a paragraph.
+    private func startsListItem(at i: Int) -> Bool {
+        var j = i
+        while j < end, j - i < 3, CharacterClass.isDigit(text[j]) { j += 1 }
+        guard j > i, j + 1 < end, text[j] == 0x2E || text[j] == 0x29 else { return false }
+        return CharacterClass.isWhiteSpace(text[j + 1])
     }
 
     // MARK: Neighbourhood helpers
@@ -286,7 +329,7 @@ private struct ParagraphScan {
         case "ja":
             return !spaced && (u == 0x3068 || u == 0x3063)   // と っ
         case "ko":
-            return CharacterClass.isHangulSyllable(u) && (!spaced || KoreanEndings.continuesClause(text, at: next, limit: end))
+            return spaced ? KoreanEndings.continuesClause(text, at: next, limit: end) : CharacterClass.isHangulSyllable(u)
         default:
             return false
         }
@@ -297,7 +340,7 @@ private struct ParagraphScan {
         var i = t
         while i > sentenceStart {
             let u = text[i - 1]
-            if CharacterClass.isWhiteSpace(u) || CharacterClass.isOpener(u) { break }
+            if CharacterClass.isWhiteSpace(u) || CharacterClass.isOpener(u) || ListMarkers.isBullet(u) { break }
             i -= 1
         }
         return i
@@ -350,9 +393,43 @@ private struct ParagraphScan {
         return token.count <= 3 && token.allSatisfy { CharacterClass.isDigit(text[$0]) }
     }
 
-    /// Whether a range holds only white space and bullets.
-    private func onlyMarkers(in range: Range<Int>) -> Bool {
-        range.allSatisfy { CharacterClass.isWhiteSpace(text[$0]) || ListMarkers.isBullet(text[$0]) }
+    /// Whether a range holds only white space and bullets (and openers).
+    private func onlyMarkers(in range: Range<Int>, orOpeners: Bool = false) -> Bool {
+        range.allSatisfy {
+            CharacterClass.isWhiteSpace(text[$0]) || ListMarkers.isBullet(text[$0])
+                || (orOpeners && CharacterClass.isOpener(text[$0]))
+        }
+    }
+
+    /// Past decorations that trail a sentence after its terminator and a
+    /// space: emoji and emoticons ("^^", "ㅋㅋ"), and in Korean a short
+    /// parenthetical ("하다. (6회 우승)"); each must end at white space or at
+    /// the paragraph's end. Returns `i` when there are none.
+    private func afterTrailers(from i: Int) -> Int {
+        var i = i
+        while i < end {
+            var j = i
+            if rules.koreanEndings, text[j] == 0x28 {
+                while j < end, j - i < 40, text[j] != 0x29 { j += 1 }
+                j = j < end && text[j] == 0x29 ? j + 1 : i
+            } else {
+                while j < end, KoreanEndings.isTrailer(text[j]), text[j] != 0x3B { j += 1 }
+            }
+            guard j > i, j == end || CharacterClass.isWhiteSpace(text[j]) else { return i }
+            while j < end, CharacterClass.isWhiteSpace(text[j]) { j += 1 }
+            i = j
+        }
+        return i
+    }
+
+    /// A citation mark right after a terminator: "[12]", "[참고 2]".
+    private func citation(at i: Int) -> Int? {
+        var j = i + 1
+        while j < end, j - i <= 12, text[j] != 0x5D {
+            if CharacterClass.isWhiteSpace(text[j]) && !CharacterClass.isDigit(text[j + 1 < end ? j + 1 : j]) { return nil }
+            j += 1
+        }
+        return j < end && text[j] == 0x5D && j > i + 1 ? j + 1 : nil
     }
 
     private func previousWordIsLowercase(before i: Int) -> Bool {

@@ -1,0 +1,66 @@
+// SpeedBenchmark.swift: MB/s to build index maps and sentence tables,
+// beside ICU's raw sentence iterator, on ~1 MB of multilingual text.
+import Foundation
+import LecternText
+
+struct SpeedBenchmark {
+    let arguments: BenchArguments
+
+    func run() {
+        let bytes = corpus()
+        let utf16 = Array(String(decoding: bytes, as: UTF8.self).utf16)
+        let megabytes = Double(bytes.count) / 1_000_000
+        print("bench-sentences speed (ICU \(ICUSentenceBreaker.icuVersion)): \(bytes.count) UTF-8 bytes, "
+              + "\(utf16.count) UTF-16 units, best of \(arguments.rounds) rounds; MB/s of UTF-8 input")
+        var sink = 0
+        func measure(_ label: String, _ body: () -> Int) {
+            var best = Double.infinity
+            for _ in 0..<arguments.rounds {
+                let start = DispatchTime.now().uptimeNanoseconds
+                sink &+= body()
+                best = min(best, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+            }
+            print(label.padding(toLength: 56, withPad: " ", startingAt: 0)
+                  + String(format: "%8.1f MB/s  %7.2f ms", megabytes / best, best * 1000))
+        }
+        measure("ICU raw sentence iterator (en, UTF-16 given)") {
+            ICUSentenceBreaker(locale: "en")?.boundaries(in: utf16).count ?? 0
+        }
+        measure("ICU raw sentence iterator (en@ss=standard)") {
+            ICUSentenceBreaker(locale: "en@ss=standard")?.boundaries(in: utf16).count ?? 0
+        }
+        measure("Lectern DocumentText (validate, UTF-16, index maps)") {
+            (try? DocumentText(utf8: bytes))?.utf16.count ?? 0
+        }
+        measure("Lectern DocumentText + SentenceTable uax29") {
+            guard let document = try? DocumentText(utf8: bytes) else { return 0 }
+            return SentenceTable(document: document, mode: .uax29).count
+        }
+        for code in ["en", "ko"] {
+            measure("Lectern DocumentText + SentenceTable reader (\(code))") {
+                guard let document = try? DocumentText(utf8: bytes) else { return 0 }
+                return SentenceTable(document: document, mode: .reader, language: Language(code)).count
+            }
+        }
+        if let document = try? DocumentText(utf8: bytes) {
+            measure("  of which SentenceTable reader (en) alone") {
+                SentenceTable(document: document, mode: .reader, language: .english).count
+            }
+        }
+        print("(checksum \(sink))")
+    }
+
+    /// The golden sets, the pySBD rules and the kss sets, one paragraph per
+    /// line, repeated to `arguments.bytes`.
+    private func corpus() -> [UInt8] {
+        var paragraphs = Corpora.samples(file: arguments.dataDirectory + "/golden.txt").map(\.paragraph)
+        paragraphs += Corpora.samples(file: arguments.dataDirectory + "/pysbd-golden-en.txt").map(\.paragraph)
+        paragraphs += Corpora.kss(directory: arguments.kssDirectory).flatMap(\.samples).map(\.paragraph)
+        let unit = Array((paragraphs.joined(separator: "\n") + "\n").utf8)
+        guard !unit.isEmpty else { return Array(repeating: 0x61, count: arguments.bytes) }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(arguments.bytes + unit.count)
+        while bytes.count < arguments.bytes { bytes += unit }
+        return bytes
+    }
+}
