@@ -34,8 +34,10 @@ enum KoreanEndings {
             return before != 0xBC14 && before != 0xB9C8 && before != 0xBCF4 && before != 0xC8C4
         case 0xC694: // 요, but not the nouns 필요, 중요, 주요 …
             return !nounsEndingInYo.contains(before)
-        case 0xC8E0, 0xB124, 0xB0D0, 0xD568, 0xB428, 0xB4EF, 0xC148: // 죠 네 냐 함 됨 듯 셈
+        case 0xC8E0, 0xB124, 0xB0D0, 0xD568, 0xB428, 0xC148: // 죠 네 냐 함 됨 셈
             return true
+        case 0xB4EF: // 듯 (가는듯), but not 불현듯
+            return before != 0xD604
         case 0xC6A9, 0xC720, 0xC96C: // 용 유 쥬 (dialect and cute 요), after a verb stem only
             return verbStemsBeforeYu.contains(before)
         case 0xAE4C: // 까: 할까, 일까; after 니 only 습니까 / ㅂ니까 (하니까 is "because")
@@ -47,10 +49,10 @@ enum KoreanEndings {
             return before == 0xB294 || jongseong(before) == 20
         case 0xC57C: // 야 after 거 이 니 뭐 다 지 게 (거야, 뭐야); not 해야 (must), 분야
             return stemsBeforeYa.contains(before)
-        case 0xC784: // 임 (것임, 맛집임), but not the nouns 게임, 모임
-            return before != 0xAC8C && before != 0xBAA8
-        case 0xC9C0: // 지 (큰일났지, 알겠지), but not 까지 (until)
-            return before != 0xAE4C
+        case 0xC784: // 임 (것임, 맛집임), but not the nouns 게임, 모임, 타임
+            return before != 0xAC8C && before != 0xBAA8 && before != 0xD0C0
+        case 0xC9C0: // 지 (큰일났지, 알겠지), but not 까지 (until) or 인지 (whether)
+            return before != 0xAE4C && before != 0xC778
         case 0xC74C: // 음 after a past or existential stem (했음, 없음), not 마음, 다음
             return jongseong(before) == 20 || before == 0xC5C6 || before == 0xC788
         default:
@@ -71,16 +73,28 @@ enum KoreanEndings {
 
     /// Words starting with these continue the clause before them: 하고, 하며,
     /// 하면, 하는, 하던, 하더, 하드, 하여, 하자, 하니, 하곤, 한다, 했다, 했고,
-    /// 했던, 해서, 해도, 해야, 라고, 라며, 라는, 라면서, 보니, 보면, 싶, 않, 못해,
-    /// 말고, 주셨, 주세, 주었, 줬, 드렸, 드려, 드릴, 놓, 놨.
+    /// 했던, 해서, 해도, 해야, 라고, 라며, 라는, 보니, 보면, 싶, 않, 못해,
+    /// 말 (말아, 말고), 주셨, 주세, 주었, 줬, 드렸, 드려, 드릴, 놓, 놨.
     private static let continuations: [[UInt16]] = [
         "하고", "하며", "하면", "하는", "하던", "하더", "하드", "하여", "하자", "하니", "하곤", "한다", "했다",
         "했고", "했던", "해서", "해도", "해야", "라고", "라며", "라는", "보니", "보면", "싶", "않", "못해",
-        "말고", "주셨", "주세", "주었", "줬", "드렸", "드려", "드릴", "놓", "놨",
+        "말", "주셨", "주세", "주었", "줬", "드렸", "드려", "드릴", "놓", "놨",
     ].map { Array($0.utf16) }
 
     /// Whole words that continue the clause: 고, 며, 할, 한, 함.
-    private static let wholeWordContinuations: [[UInt16]] = ["고", "며", "할", "한", "함"].map { Array($0.utf16) }
+    private static let wholeWordContinuations: [[UInt16]] = ["고", "며", "할", "한", "함", "마"].map { Array($0.utf16) }
+
+    /// Whether a word trailing off with "..." leaves its clause open: it ends
+    /// in a connective (-는데, -고, -서, -며, -면, -지만, -니까, -게, -에) or is
+    /// a one-syllable interjection (어..., 네...).
+    static func trailsOff(_ text: UnsafeBufferPointer<UInt16>, word: Range<Int>) -> Bool {
+        guard let last = word.last.map({ text[$0] }) else { return true }
+        if word.count == 1 { return true }
+        return openEndings.contains(last)
+    }
+
+    /// 데 고 서 며 면 만 까 게 에 이
+    private static let openEndings: Set<UInt16> = [0xB370, 0xACE0, 0xC11C, 0xBA70, 0xBA74, 0xB9CC, 0xAE4C, 0xAC8C, 0xC5D0, 0xC774]
 
     /// Nouns that end in 요: 필요, 중요, 주요, 수요, 소요, 강요, 불요.
     private static let nounsEndingInYo: Set<UInt16> = [0xD544, 0xC911, 0xC8FC, 0xC218, 0xC18C, 0xAC15, 0xBD88]

@@ -192,6 +192,9 @@ private struct ParagraphScan {
             // No space: only CJK text follows a sentence without one
             // ("반.전.매.력" and "16%..중" are not sentence ends).
             if closedQuote && quotativeParticle(at: next, spaced: false) { return false }
+            if kind == .ellipsis && rules.koreanEndings && CharacterClass.isHangulSyllable(following) {
+                return koreanWordEnds(before: t)   // "방식입니다...하지만"
+            }
             return kind == .cjk || (kind == .strong && CharacterClass.isCJK(following))
         }
         if (closedQuote || rules.koreanEndings) && quotativeParticle(at: next, spaced: true) { return false }
@@ -201,9 +204,11 @@ private struct ParagraphScan {
         case .strong, .cjk:
             return true
         case .ellipsis:
-            // Korean trails off with "..." mid-sentence ("좋아하는데... 진정하고");
-            // it ends a sentence only after a sentence-final ending.
-            return !rules.koreanEndings || koreanWordEnds(before: t)
+            // Korean trails off with "..." mid-sentence after a connective
+            // ("좋아하는데... 진정하고") or an interjection ("어... 쓰실").
+            guard rules.koreanEndings else { return true }
+            let word = hangulWord(endingAt: t)
+            return word.isEmpty || !KoreanEndings.trailsOff(text, word: word)
         case .period:
             return periodEndsSentence(at: t, nextWord: word.offset)
         }
@@ -269,12 +274,20 @@ private struct ParagraphScan {
             guard i > sentenceStart, KoreanEndings.isTrailer(text[i - 1]) else { break }
             wordEnd = i
         }
+        let word = hangulWord(endingAt: wordEnd)
+        guard !word.isEmpty else { return false }
+        return laughter >= 2 || KoreanEndings.endsSentence(text, word: word)
+    }
+
+    /// The whole Hangul word that ends at `wordEnd`, or an empty range when
+    /// none does (or it is glued to other letters).
+    private func hangulWord(endingAt wordEnd: Int) -> Range<Int> {
         var wordStart = wordEnd
         while wordStart > sentenceStart, CharacterClass.isHangulSyllable(text[wordStart - 1]) { wordStart -= 1 }
-        guard wordStart < wordEnd,
-              wordStart == sentenceStart || !CharacterClass.isLetter(UInt32(text[wordStart - 1]))
-        else { return false }
-        return laughter >= 2 || KoreanEndings.endsSentence(text, word: wordStart..<wordEnd)
+        guard wordStart == sentenceStart || !CharacterClass.isLetter(UInt32(text[wordStart - 1])) else {
+            return wordEnd..<wordEnd
+        }
+        return wordStart..<wordEnd
     }
 
     /// "2. " or "3) ": a numbered item inside a paragraph.

@@ -44,16 +44,16 @@ struct QualityBenchmark {
         sets.append(("kss-ko (all 7 sets)", kss.flatMap(\.samples)))
         for (name, samples) in kss { sets.append(("  kss \(name)", samples)) }
 
-        let header = "set".padding(toLength: 30, withPad: " ", startingAt: 0)
-            + Splitter.allCases.map { $0.title.padding(toLength: 30, withPad: " ", startingAt: 0) }.joined()
+        let header = "set".padding(toLength: 36, withPad: " ", startingAt: 0)
+            + Splitter.allCases.map { $0.title.padding(toLength: 36, withPad: " ", startingAt: 0) }.joined()
         print(header)
         for (name, samples) in sets where !samples.isEmpty {
-            var row = name.padding(toLength: 30, withPad: " ", startingAt: 0)
+            var row = name.padding(toLength: 36, withPad: " ", startingAt: 0)
             for splitter in Splitter.allCases {
                 let score = self.score(samples, with: splitter)
                 let cell = String(format: "%d/%d  F1 %.3f (P %.2f R %.2f)", score.exact, score.paragraphs,
                                   score.f1, score.precision, score.recall)
-                row += cell.padding(toLength: 30, withPad: " ", startingAt: 0)
+                row += cell.padding(toLength: 36, withPad: " ", startingAt: 0)
             }
             print(row)
         }
