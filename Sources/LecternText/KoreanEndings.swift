@@ -86,12 +86,15 @@ enum KoreanEndings {
 
     /// Whether a word trailing off with "..." leaves its clause open: it ends
     /// in a connective (-는데, -고, -서, -며, -면, -지만, -니까, -게, -에) or is
-    /// a one-syllable interjection (어..., 네...).
+    /// a one-syllable interjection (어..., 네...) or a filler (말이야...).
     static func trailsOff(_ text: UnsafeBufferPointer<UInt16>, word: Range<Int>) -> Bool {
         guard let last = word.last.map({ text[$0] }) else { return true }
         if word.count == 1 { return true }
-        return openEndings.contains(last)
+        return openEndings.contains(last) || fillers.contains { $0.elementsEqual(text[word]) }
     }
+
+    /// Discourse fillers that hold the floor: 말이야, 말이죠, 있잖아.
+    private static let fillers: [[UInt16]] = ["말이야", "말이죠", "있잖아"].map { Array($0.utf16) }
 
     /// 데 고 서 며 면 만 까 게 에 이
     private static let openEndings: Set<UInt16> = [0xB370, 0xACE0, 0xC11C, 0xBA70, 0xBA74, 0xB9CC, 0xAE4C, 0xAC8C, 0xC5D0, 0xC774]

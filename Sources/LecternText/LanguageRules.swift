@@ -37,10 +37,11 @@ struct LanguageRules: Sendable {
         koreanEndings = code == "ko"
     }
 
-    /// pySBD's sentence starters, plus a few common ones.
+    /// pySBD's sentence starters, plus common pronouns and connectives.
     private static let englishSentenceStarters: Set<String> = [
         "A", "Being", "Did", "For", "He", "How", "However", "I", "In", "It", "Millions", "More", "She",
         "That", "The", "There", "They", "We", "What", "When", "Where", "Who", "Why", "This", "You",
+        "Then", "But", "So", "If", "After", "Our", "My", "His", "Her", "Its", "Their", "These", "Those",
     ]
 
     private static let lock = NSLock()

@@ -5,7 +5,9 @@ import Foundation
 /// A set of non-breaking prefixes in the Moses format: one word per line
 /// (case-sensitive, without its period), `#` comments, and a
 /// `#NUMERIC_ONLY#` marker for words that hold only before a number
-/// ("No. 5", "pp. 12").
+/// ("No. 5", "pp. 12"). Lectern's supplements add `#MAY_END#` for
+/// abbreviations that often close a sentence ("etc.", "и т. д."): these hold
+/// only before a lower-case word.
 ///
 /// Moses' lists for 22 languages come with Debian's `liblingua-sentence-perl`
 /// in ``defaultDirectory``; they are read when a language is first used.
@@ -16,9 +18,17 @@ struct NonbreakingPrefixes: Sendable {
 
     private var always: Set<String> = []
     private var beforeNumbers: Set<String> = []
+    private var mayEnd: Set<String> = []
 
     /// What a prefix allows after its period.
-    enum Kind { case always, beforeNumbersOnly }
+    enum Kind {
+        /// The period never ends a sentence ("Mr.").
+        case always
+        /// The period does not end a sentence before a number ("No. 5").
+        case beforeNumbersOnly
+        /// The period ends a sentence unless a lower-case word follows ("etc.").
+        case mayEnd
+    }
 
     init() {}
 
@@ -45,15 +55,17 @@ struct NonbreakingPrefixes: Sendable {
         let trimmed = line.trimmingCharacters(in: .whitespaces)
         guard !trimmed.isEmpty, !trimmed.hasPrefix("#") else { return }
         let numericOnly = trimmed.contains("#NUMERIC_ONLY#")
+        let final = trimmed.contains("#MAY_END#")
         let word = trimmed.components(separatedBy: "#")[0]
             .replacingOccurrences(of: " ", with: "")
             .trimmingCharacters(in: CharacterSet(charactersIn: "."))
         guard !word.isEmpty else { return }
-        if numericOnly { beforeNumbers.insert(word) } else { always.insert(word) }
+        if final { mayEnd.insert(word) } else if numericOnly { beforeNumbers.insert(word) } else { always.insert(word) }
     }
 
     /// The kind of `word` (without its final period), or nil if not a prefix.
     func kind(of word: String) -> Kind? {
+        if mayEnd.contains(word) { return .mayEnd }
         if always.contains(word) { return .always }
         if beforeNumbers.contains(word) { return .beforeNumbersOnly }
         return nil

@@ -154,8 +154,9 @@ private struct ParagraphScan {
         var closedQuote = false
         while closersEnd < end {
             let u = text[closersEnd]
-            if CharacterClass.isCloser(u) || CharacterClass.terminator(u) != nil {
-                closedQuote = closedQuote || CharacterClass.isClosingQuote(u)
+            // “ and ‘ close German quotations („so“) when attached.
+            if CharacterClass.isCloser(u) || CharacterClass.terminator(u) != nil || u == 0x201C || u == 0x2018 {
+                closedQuote = closedQuote || CharacterClass.isClosingQuote(u) || u == 0x201C || u == 0x2018
                 closersEnd += 1
             } else if closersEnd + 1 < end, u == 0x20 || u == 0xA0 || u == 0x202F,
                       CharacterClass.isSpacedCloser(text[closersEnd + 1]) {
@@ -226,8 +227,11 @@ private struct ParagraphScan {
             // "you and I. Did" ends; "Albert I. Jones" does not.
             return previousWordIsLowercase(before: tokenStart)
         }
-        if let kind = prefixKind(token) {
-            return kind == .beforeNumbersOnly && !nextIsDigit
+        switch prefixKind(token) {
+        case .always: return false
+        case .beforeNumbersOnly: return !nextIsDigit
+        case .mayEnd: return true
+        case nil: break
         }
         if token.count == 1, CharacterClass.isUppercase(UInt32(text[tokenStart])) { return false }
         if isAcronym(token) {
@@ -319,12 +323,14 @@ private struct ParagraphScan {
     }
 
     /// The first letter or digit at or after `i`, skipping white space,
-    /// openers and further dots; nil if none before the paragraph's end.
+    /// openers, dots and dashes ("— спросила она"); nil if none before the
+    /// paragraph's end.
     private func firstLetter(from i: Int) -> (offset: Int, scalar: UInt32)? {
         var i = i
         while i < end {
             let u = text[i]
-            if CharacterClass.isWhiteSpace(u) || CharacterClass.isOpener(u) || u == 0x2E || u == 0x2026 {
+            if CharacterClass.isWhiteSpace(u) || CharacterClass.isOpener(u) || u == 0x2E || u == 0x2026
+                || u == 0x2014 || u == 0x2013 || u == 0x2D {
                 i += 1
                 continue
             }
@@ -365,28 +371,38 @@ private struct ParagraphScan {
         return String(decoding: text[i..<j], as: UTF16.self)
     }
 
-    /// The prefix kind of a token, also joined with the token before it when
-    /// that ends in a period ("т." + "е" → "т.е").
+    /// The prefix kind of a token; the token joined with the one before it,
+    /// when that ends in a period ("т." + "д" → "т.д"), is tried first, being
+    /// the more specific.
     private func prefixKind(_ token: Range<Int>) -> NonbreakingPrefixes.Kind? {
         let word = String(decoding: text[token], as: UTF16.self)
-        if let kind = rules.prefixes.kind(of: word) { return kind }
-        var i = token.lowerBound
+        if let previous = previousAbbreviation(before: token.lowerBound),
+           let kind = rules.prefixes.kind(of: String(decoding: text[previous], as: UTF16.self) + word) {
+            return kind
+        }
+        return rules.prefixes.kind(of: word)
+    }
+
+    /// The token before white space at `i` if it ends in a period ("т.").
+    private func previousAbbreviation(before i: Int) -> Range<Int>? {
+        var i = i
         guard i > sentenceStart, CharacterClass.isWhiteSpace(text[i - 1]) else { return nil }
         while i > sentenceStart, CharacterClass.isWhiteSpace(text[i - 1]) { i -= 1 }
         guard i > sentenceStart, text[i - 1] == 0x2E else { return nil }
         let previous = tokenStart(before: i)
-        guard previous < i else { return nil }
-        let joined = String(decoding: text[previous..<i], as: UTF16.self) + word
-        return rules.prefixes.kind(of: joined)
+        return previous < i ? previous..<i : nil
     }
 
-    /// "U.S", "e.g", "P.M", "т.е": letters in groups of one or two, between dots.
+    /// "U.S", "e.g", "P.M", "т.е", "J.-P": letters in groups of one or two,
+    /// between dots (a hyphen may follow a dot).
     private func isAcronym(_ token: Range<Int>) -> Bool {
         var group = 0
         var groups = 0
         for i in token {
             let u = text[i]
-            if u == 0x2E {
+            if u == 0x2D, i > token.lowerBound, text[i - 1] == 0x2E {
+                continue
+            } else if u == 0x2E {
                 guard group > 0 else { return false }
                 groups += 1
                 group = 0
