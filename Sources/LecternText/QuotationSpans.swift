@@ -15,10 +15,12 @@ struct QuotationSpans {
     private var closes: [Int] = []
     private var cursor = 0
 
-    init(text: UnsafeBufferPointer<UInt16>, range: Range<Int>, includeQuotations: Bool) {
+    init(text: UnsafeBufferPointer<UInt16>, flags: UnsafeBufferPointer<UInt8>, range: Range<Int>,
+         includeQuotations: Bool) {
         var stack: [(position: Int, closer: UInt16)] = []
         for i in range {
             let u = text[i]
+            if flags[Int(u)] & UnitClassTable.pairing == 0 { continue }
             if let top = stack.last, u == top.closer {
                 stack.removeLast()
                 if stack.isEmpty {

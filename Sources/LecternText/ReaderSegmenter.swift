@@ -37,6 +37,7 @@
 ///   table test per code unit.
 struct ReaderSegmenter {
     let rules: LanguageRules
+    private let flags = UnitClassTable.flags
 
     init(language: Language) {
         rules = LanguageRules.rules(for: language)
@@ -45,7 +46,7 @@ struct ReaderSegmenter {
     /// Calls `body` with each boundary strictly inside `paragraph`, in
     /// increasing order.
     func forEachBoundary(in text: UnsafeBufferPointer<UInt16>, paragraph: Paragraph, _ body: (Int) -> Void) {
-        var scan = ParagraphScan(text: text, range: paragraph.content, rules: rules)
+        var scan = ParagraphScan(text: text, flags: flags, range: paragraph.content, rules: rules)
         scan.run(body)
     }
 }
@@ -53,6 +54,8 @@ struct ReaderSegmenter {
 /// The state of one paragraph's scan.
 private struct ParagraphScan {
     let text: UnsafeBufferPointer<UInt16>
+    /// ``UnitClassTable/flags``.
+    let flags: UnsafeBufferPointer<UInt8>
     let start: Int
     let end: Int
     let rules: LanguageRules
@@ -62,8 +65,9 @@ private struct ParagraphScan {
     private var sentenceStart: Int
     private var lastEmitted: Int
 
-    init(text: UnsafeBufferPointer<UInt16>, range: Range<Int>, rules: LanguageRules) {
+    init(text: UnsafeBufferPointer<UInt16>, flags: UnsafeBufferPointer<UInt8>, range: Range<Int>, rules: LanguageRules) {
         self.text = text
+        self.flags = flags
         start = range.lowerBound
         end = range.upperBound
         self.rules = rules
@@ -73,17 +77,22 @@ private struct ParagraphScan {
     }
 
     mutating func run(_ body: (Int) -> Void) {
+        let candidates = UnitClassTable.terminator | UnitClassTable.lineSeparator
+            | (rules.koreanEndings ? UnitClassTable.whiteSpace : 0)
         var i = start
         while i < end {
             let u = text[i]
-            if let kind = CharacterClass.terminator(u) {
+            let unitFlags = flags[Int(u)]
+            if unitFlags & candidates == 0 {
+                i += 1
+            } else if unitFlags & UnitClassTable.terminator != 0, let kind = CharacterClass.terminator(u) {
                 flushListItems(upTo: i, body)
                 i = terminator(at: i, kind: kind, body)
-            } else if CharacterClass.isLineSeparator(u) {
+            } else if unitFlags & UnitClassTable.lineSeparator != 0 {
                 // UAX #29 SB4: a sentence ends after CR, NEL and LS.
                 emit(i + 1, body)
                 i += 1
-            } else if rules.koreanEndings, CharacterClass.isWhiteSpace(u), i > start {
+            } else if i > start, CharacterClass.isHangulSyllable(text[i - 1]) || KoreanEndings.isTrailer(text[i - 1]) {
                 flushListItems(upTo: i, body)
                 i = koreanEnding(at: i, body)
             } else {
@@ -306,7 +315,8 @@ private struct ParagraphScan {
 
     private mutating func embedded(terminator t: Int, afterClosers: Int) -> Bool {
         if quotations == nil {
-            quotations = QuotationSpans(text: text, range: start..<end, includeQuotations: rules.quotationsAreEmbedded)
+            quotations = QuotationSpans(text: text, flags: flags, range: start..<end,
+                                        includeQuotations: rules.quotationsAreEmbedded)
         }
         return quotations?.embeds(terminator: t, afterClosers: afterClosers) ?? false
     }

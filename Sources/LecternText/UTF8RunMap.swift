@@ -10,48 +10,53 @@
 ///
 /// - Complexity: O(log r) per conversion, r = number of runs.
 struct UTF8RunMap: Sendable {
-    private var utf16Starts: [Int] = []
-    private var utf8Starts: [Int] = []
-    /// UTF-8 bytes per scalar in each run (4 means a surrogate pair in UTF-16).
-    private var widths: [UInt8] = []
-
-    /// Notes a scalar of `width` UTF-8 bytes at the given offsets; starts a
-    /// new run when the width changes. Scalars must come in text order.
-    @inline(__always)
-    mutating func note(width: UInt8, utf16: Int, utf8: Int) {
-        if widths.last != width {
-            widths.append(width)
-            utf16Starts.append(utf16)
-            utf8Starts.append(utf8)
-        }
+    /// A run: where it starts in both units, and its scalars' UTF-8 width
+    /// (4 means a surrogate pair in UTF-16).
+    private struct Run {
+        var utf16: Int
+        var utf8: Int
+        var width: Int
     }
+
+    private var runs: [Run] = []
+
+    /// Starts a run of scalars of `width` UTF-8 bytes at the given offsets.
+    /// Runs must come in text order, each with a width unlike the last.
+    @inline(__always)
+    mutating func startRun(width: UInt8, utf16: Int, utf8: Int) {
+        runs.append(Run(utf16: utf16, utf8: utf8, width: Int(width)))
+    }
+
+    /// Reserves room for about `count` runs.
+    mutating func reserveCapacity(_ count: Int) { runs.reserveCapacity(count) }
 
     /// The UTF-8 offset of a UTF-16 offset in 0...length, or nil between the
     /// halves of a surrogate pair.
     func utf8(fromUTF16 offset: Int) -> Int? {
-        guard let k = lastRun(in: utf16Starts, atOrBelow: offset) else { return offset }
-        let distance = offset - utf16Starts[k]
-        if widths[k] == 4 {
-            return distance % 2 == 0 ? utf8Starts[k] + distance * 2 : nil
+        guard let k = lastRun(atOrBelow: offset, \.utf16) else { return offset }
+        let run = runs[k]
+        let distance = offset - run.utf16
+        if run.width == 4 {
+            return distance % 2 == 0 ? run.utf8 + distance * 2 : nil
         }
-        return utf8Starts[k] + distance * Int(widths[k])
+        return run.utf8 + distance * run.width
     }
 
     /// The UTF-16 offset of a UTF-8 offset in 0...length, or nil inside a
     /// multi-byte sequence.
     func utf16(fromUTF8 offset: Int) -> Int? {
-        guard let k = lastRun(in: utf8Starts, atOrBelow: offset) else { return offset }
-        let distance = offset - utf8Starts[k]
-        let width = Int(widths[k])
-        guard distance % width == 0 else { return nil }
-        return utf16Starts[k] + distance / width * (width == 4 ? 2 : 1)
+        guard let k = lastRun(atOrBelow: offset, \.utf8) else { return offset }
+        let run = runs[k]
+        let distance = offset - run.utf8
+        guard distance % run.width == 0 else { return nil }
+        return run.utf16 + distance / run.width * (run.width == 4 ? 2 : 1)
     }
 
-    private func lastRun(in starts: [Int], atOrBelow offset: Int) -> Int? {
-        var low = 0, high = starts.count
+    private func lastRun(atOrBelow offset: Int, _ start: KeyPath<Run, Int>) -> Int? {
+        var low = 0, high = runs.count
         while low < high {
             let mid = (low + high) / 2
-            if starts[mid] <= offset { low = mid + 1 } else { high = mid }
+            if runs[mid][keyPath: start] <= offset { low = mid + 1 } else { high = mid }
         }
         return low > 0 ? low - 1 : nil
     }

@@ -47,7 +47,25 @@ struct SpeedBenchmark {
                 SentenceTable(document: document, mode: .reader, language: .english).count
             }
         }
+        for (label, sample) in [("ASCII only", asciiOnly(bytes)), ("Hangul only", hangulOnly(bytes))] {
+            let size = Double(sample.count) / 1_000_000
+            var best = Double.infinity
+            for _ in 0..<arguments.rounds {
+                let start = DispatchTime.now().uptimeNanoseconds
+                sink &+= (try? DocumentText(utf8: sample))?.utf16.count ?? 0
+                best = min(best, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+            }
+            print("  DocumentText on \(label) (\(sample.count) bytes)".padding(toLength: 56, withPad: " ", startingAt: 0)
+                  + String(format: "%8.1f MB/s  %7.2f ms", size / best, best * 1000))
+        }
         print("(checksum \(sink))")
+    }
+
+    private func asciiOnly(_ bytes: [UInt8]) -> [UInt8] { bytes.filter { $0 < 0x80 } }
+
+    private func hangulOnly(_ bytes: [UInt8]) -> [UInt8] {
+        let scalars = String(decoding: bytes, as: UTF8.self).unicodeScalars
+        return Array(String(String.UnicodeScalarView(scalars.filter { (0xAC00...0xD7A3).contains($0.value) || $0 == " " })).utf8)
     }
 
     /// The golden sets, the pySBD rules and the kss sets, one paragraph per

@@ -31,6 +31,8 @@ private func expectedBoundaries(_ string: String) -> [OffsetUnit: [Int: Int]] {
 private let samples = [
     "", "plain ascii", "é and e\u{301}", "👍🏽 thumbs 👨‍👩‍👧", "🇰🇷🇯🇵 flags", "한국어 텍스트",
     "\r\n CRLF \r\n", "x\u{0915}\u{094D}\u{0937}y", "Привет, мир!", "\u{10FFFF}z",
+    "가\u{1161}\u{11A8}각 \u{1100}가", "x\u{0600}a b", "©\u{FE0F} ‼\u{FE0F}", "a\r\u{0301}\n\u{0301}",
+    "ä\u{0308}Ж\u{0483}漢\u{3099}か\u{3099}", "\u{00AD}\u{0301}\u{200D}x", "e\u{0301}\u{200D}👍",
 ]
 
 @Test(arguments: samples)
