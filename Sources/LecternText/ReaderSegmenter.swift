@@ -385,12 +385,11 @@ private struct ParagraphScan {
     /// when that ends in a period ("т." + "д" → "т.д"), is tried first, being
     /// the more specific.
     private func prefixKind(_ token: Range<Int>) -> NonbreakingPrefixes.Kind? {
-        let word = String(decoding: text[token], as: UTF16.self)
         if let previous = previousAbbreviation(before: token.lowerBound),
-           let kind = rules.prefixes.kind(of: String(decoding: text[previous], as: UTF16.self) + word) {
+           let kind = rules.prefixes.kind(of: text[previous], text[token]) {
             return kind
         }
-        return rules.prefixes.kind(of: word)
+        return rules.prefixes.kind(of: text[token])
     }
 
     /// The token before white space at `i` if it ends in a period ("т.").
