@@ -15,8 +15,9 @@
 ///
 /// - Complexity: construction is one O(n) pass over the bytes.
 public struct DocumentText: Sendable {
-    /// The longest text accepted, in UTF-16 code units (ICU indexes with Int32).
-    public static let maximumUTF16Length = Int(Int32.max)
+    /// The longest input accepted, in UTF-8 bytes: offsets are stored as
+    /// Int32 (as ICU indexes), and UTF-16 is never longer than UTF-8.
+    public static let maximumUTF8Length = Int(Int32.max)
 
     /// The text as UTF-16 code units.
     public let utf16: [UInt16]

@@ -65,10 +65,28 @@ enum KoreanEndings {
     static func continuesClause(_ text: UnsafeBufferPointer<UInt16>, at start: Int, limit: Int) -> Bool {
         var end = start
         while end < limit, CharacterClass.isHangulSyllable(text[end]) { end += 1 }
-        let word = text[start..<end]
-        return continuations.contains { prefix in
-            prefix.count <= word.count && word.starts(with: prefix)
-        } || wholeWordContinuations.contains { $0.elementsEqual(word) }
+        let length = end - start
+        @inline(__always) func matches(_ prefix: [UInt16], whole: Bool) -> Bool {
+            guard whole ? prefix.count == length : prefix.count <= length else { return false }
+            for k in 0..<prefix.count where text[start + k] != prefix[k] { return false }
+            return true
+        }
+        for prefix in continuations where matches(prefix, whole: false) { return true }
+        for word in wholeWordContinuations where matches(word, whole: true) { return true }
+        return false
+    }
+
+    /// Whether a syllable can end a sentence-final word at all: the quick
+    /// test before ``endsSentence(_:word:)``.
+    @inline(__always)
+    static func isFinalSyllable(_ u: UInt16) -> Bool {
+        switch u {
+        case 0xB2E4, 0xC694, 0xC8E0, 0xB124, 0xB0D0, 0xD568, 0xB428, 0xC148, 0xB4EF, 0xC6A9, 0xC720, 0xC96C,
+             0xAE4C, 0xAD70, 0xC57C, 0xC784, 0xC9C0, 0xC74C:
+            return true
+        default:
+            return false
+        }
     }
 
     /// Words starting with these continue the clause before them: 하고, 하며,

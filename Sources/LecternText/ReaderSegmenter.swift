@@ -92,7 +92,7 @@ private struct ParagraphScan {
                 // UAX #29 SB4: a sentence ends after CR, NEL and LS.
                 emit(i + 1, body)
                 i += 1
-            } else if i > start, CharacterClass.isHangulSyllable(text[i - 1]) || KoreanEndings.isTrailer(text[i - 1]) {
+            } else if i > start, KoreanEndings.isFinalSyllable(text[i - 1]) || KoreanEndings.isTrailer(text[i - 1]) {
                 flushListItems(upTo: i, body)
                 i = koreanEnding(at: i, body)
             } else {

@@ -9,7 +9,7 @@ struct DecodedText {
 }
 
 /// Decodes UTF-8 into the pieces of a ``DocumentText`` in a single pass:
-/// UTF-16 code units, the UTF-8 run map, surrogate pairs, multi-unit grapheme
+/// UTF-16 code units, UTF-8 breadcrumbs, surrogate pairs, multi-unit grapheme
 /// clusters (Swift's own `Character` rules) and paragraph ranges.
 ///
 /// Grapheme boundaries come from the standard library's grapheme recognizer,
@@ -23,10 +23,10 @@ struct DecodedText {
 enum TextDecoder {
     static func decode(_ bytes: UnsafeBufferPointer<UInt8>) throws(TextDecodingError) -> DecodedText {
         let count = bytes.count
+        guard count <= DocumentText.maximumUTF8Length else { throw .tooLong(byteCount: count) }
         let out = UnsafeMutableBufferPointer<UInt16>.allocate(capacity: max(count, 1))
         defer { out.deallocate() }
-        var state = State()
-        state.runs.reserveCapacity(count / 8)
+        var state = State(capacity: count)
         // The recognizer is a resilient standard-library type: kept out of
         // `State` so that State stays fixed-size and its fields in registers.
         var recognizer = Unicode._CharacterRecognizer()
@@ -34,8 +34,8 @@ enum TextDecoder {
         var i = 0
         while i < count {
             let lead = bytes[i]
+            if state.o >= state.breadcrumbs.nextBreadcrumb { state.breadcrumbs.drop(utf16: state.o, utf8: i) }
             if lead < 0x80 {
-                if state.runWidth != 1 { state.startRun(width: 1, utf8: i) }
                 let wasCR = state.previous == 0x0D
                 state.cluster(UInt32(lead), simple: true, &recognizer)
                 out[state.o] = UInt16(lead)
@@ -47,7 +47,6 @@ enum TextDecoder {
             guard let (scalar, width) = decodeMultiByte(bytes, at: i) else {
                 throw TextDecodingError.invalidUTF8(byteOffset: i)
             }
-            if state.runWidth != width { state.startRun(width: width, utf8: i) }
             if scalar >= 0x10000 {
                 state.cluster(scalar, simple: false, &recognizer)
                 let value = scalar - 0x10000
@@ -65,15 +64,14 @@ enum TextDecoder {
         }
         state.finish()
         let utf16 = Array(UnsafeBufferPointer(rebasing: out[0..<state.o]))
-        guard utf16.count <= DocumentText.maximumUTF16Length else { throw .tooLong(utf16Length: utf16.count) }
-        let indexMap = IndexMap(utf8Runs: state.runs, surrogatePairs: state.surrogatePairs, clusters: state.clusters,
-                                utf16Length: utf16.count, utf8Length: count)
+        let indexMap = IndexMap(utf16: utf16, utf8Breadcrumbs: state.breadcrumbs, surrogatePairs: state.surrogatePairs,
+                                clusters: state.clusters, utf8Length: count)
         return DecodedText(utf16: utf16, paragraphs: state.paragraphs, indexMap: indexMap)
     }
 
     /// Everything the pass accumulates besides the code units themselves.
     private struct State {
-        var runs = UTF8RunMap()
+        var breadcrumbs: UTF8Breadcrumbs
         var surrogatePairs = CollapsedSpanMap()
         var clusters = CollapsedSpanMap()
         var paragraphs: [Paragraph] = []
@@ -85,11 +83,9 @@ enum TextDecoder {
         var recognizerBehind = false
         var clusterStart = 0
         var paragraphStart = 0
-        var runWidth: UInt8 = 0
 
-        mutating func startRun(width: UInt8, utf8: Int) {
-            runs.startRun(width: width, utf16: o, utf8: utf8)
-            runWidth = width
+        init(capacity: Int) {
+            breadcrumbs = UTF8Breadcrumbs(capacity: capacity)
         }
 
         /// Notes a grapheme boundary (or not) before `scalar`, about to be
