@@ -33,8 +33,13 @@ enum TextDecoder {
         let flags = UnitClassTable.flags
         var i = 0
         while i < count {
-            let lead = bytes[i]
             if state.o >= state.breadcrumbs.nextBreadcrumb { state.breadcrumbs.drop(utf16: state.o, utf8: i) }
+            if state.previousIsSimple {
+                i = state.copySimpleRun(bytes, from: i, into: out, flags: flags)
+                guard i < count else { break }
+                if state.o >= state.breadcrumbs.nextBreadcrumb { continue }
+            }
+            let lead = bytes[i]
             if lead < 0x80 {
                 let wasCR = state.previous == 0x0D
                 state.cluster(UInt32(lead), simple: true, &recognizer)
@@ -86,6 +91,46 @@ enum TextDecoder {
 
         init(capacity: Int) {
             breadcrumbs = UTF8Breadcrumbs(capacity: capacity)
+        }
+
+        /// The fast path: copies printable ASCII and three-byte simple scalars
+        /// (after a simple scalar, each starts its own cluster) up to the next
+        /// breadcrumb; returns the byte offset where it stopped.
+        @inline(__always)
+        mutating func copySimpleRun(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int,
+                                    into out: UnsafeMutableBufferPointer<UInt16>,
+                                    flags: UnsafeBufferPointer<UInt8>) -> Int {
+            let count = bytes.count
+            let stop = breadcrumbs.nextBreadcrumb
+            var i = start, unit = o, last = previous
+            while unit < stop, i < count {
+                let lead = bytes[i]
+                if lead >= 0x20 && lead < 0x7F {
+                    out[unit] = UInt16(lead)
+                    last = UInt32(lead)
+                    unit += 1
+                    i += 1
+                    continue
+                }
+                // E1–EC need no range checks beyond 80–BF (Table 3-7).
+                guard lead >= 0xE1, lead <= 0xEC, i + 2 < count else { break }
+                let c1 = bytes[i + 1], c2 = bytes[i + 2]
+                guard c1 & 0xC0 == 0x80, c2 & 0xC0 == 0x80 else { break }
+                let scalar = UInt32(lead & 0x0F) << 12 | UInt32(c1 & 0x3F) << 6 | UInt32(c2 & 0x3F)
+                guard flags[Int(scalar)] & UnitClassTable.simple != 0 else { break }
+                out[unit] = UInt16(truncatingIfNeeded: scalar)
+                last = scalar
+                unit += 1
+                i += 3
+            }
+            if unit > o {
+                if o - clusterStart > 1 { clusters.append(start: clusterStart, end: o) }
+                clusterStart = unit - 1
+                previous = last
+                recognizerBehind = true
+                o = unit
+            }
+            return i
         }
 
         /// Notes a grapheme boundary (or not) before `scalar`, about to be
