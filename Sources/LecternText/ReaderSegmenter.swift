@@ -60,6 +60,9 @@ private struct ParagraphScan {
     let end: Int
     let rules: LanguageRules
     private var quotations: QuotationSpans?
+    /// Whether an opening bracket or quotation mark was seen so far: until
+    /// then no terminator can be embedded, and the spans need not be built.
+    private var sawOpener = false
     private var listStarts: [Int]
     private var nextListItem = 0
     private var sentenceStart: Int
@@ -79,11 +82,18 @@ private struct ParagraphScan {
     mutating func run(_ body: (Int) -> Void) {
         let candidates = UnitClassTable.terminator | UnitClassTable.lineSeparator
             | (rules.koreanEndings ? UnitClassTable.whiteSpace : 0)
+        var mask = candidates | UnitClassTable.pairing
         var i = start
         while i < end {
             let u = text[i]
             let unitFlags = flags[Int(u)]
-            if unitFlags & candidates == 0 {
+            if unitFlags & mask == 0 {
+                i += 1
+            } else if unitFlags & UnitClassTable.pairing != 0 && unitFlags & UnitClassTable.terminator == 0 {
+                if CharacterClass.isOpener(u) {
+                    sawOpener = true
+                    mask = candidates
+                }
                 i += 1
             } else if unitFlags & UnitClassTable.terminator != 0, let kind = CharacterClass.terminator(u) {
                 flushListItems(upTo: i, body)
@@ -166,6 +176,7 @@ private struct ParagraphScan {
             // “ and ‘ close German quotations („so“) when attached.
             if CharacterClass.isCloser(u) || CharacterClass.terminator(u) != nil || u == 0x201C || u == 0x2018 {
                 closedQuote = closedQuote || CharacterClass.isClosingQuote(u) || u == 0x201C || u == 0x2018
+                sawOpener = sawOpener || u == 0x22 || u == 0xFF02   // straight quotes open as well
                 closersEnd += 1
             } else if closersEnd + 1 < end, u == 0x20 || u == 0xA0 || u == 0x202F,
                       CharacterClass.isSpacedCloser(text[closersEnd + 1]) {
@@ -314,6 +325,7 @@ private struct ParagraphScan {
     // MARK: Neighbourhood helpers
 
     private mutating func embedded(terminator t: Int, afterClosers: Int) -> Bool {
+        guard sawOpener else { return false }
         if quotations == nil {
             quotations = QuotationSpans(text: text, flags: flags, range: start..<end,
                                         includeQuotations: rules.quotationsAreEmbedded)

@@ -117,7 +117,10 @@ enum TextDecoder {
                 let c1 = bytes[i + 1], c2 = bytes[i + 2]
                 guard c1 & 0xC0 == 0x80, c2 & 0xC0 == 0x80 else { break }
                 let scalar = UInt32(lead & 0x0F) << 12 | UInt32(c1 & 0x3F) << 6 | UInt32(c2 & 0x3F)
-                guard flags[Int(scalar)] & UnitClassTable.simple != 0 else { break }
+                // Hangul syllables and Han ideographs by range (no table load).
+                let simple = (0xAC00...0xD7A3).contains(scalar) || (0x4E00...0x9FFF).contains(scalar)
+                    || flags[Int(scalar)] & UnitClassTable.simple != 0
+                guard simple else { break }
                 out[unit] = UInt16(truncatingIfNeeded: scalar)
                 last = scalar
                 unit += 1
