@@ -88,3 +88,53 @@ func convertsEveryBoundaryAndRejectsTheRest(_ string: String) throws {
         }
     }
 }
+
+/// Random strings over scalars from every grapheme class, including the ones
+/// the decoder's fast path treats as simple: the grapheme map must agree with
+/// Swift's Characters everywhere.
+@Test func randomTextGraphemesMatchSwiftCharacters() throws {
+    let pool: [Unicode.Scalar] = [
+        "a", " ", "\r", "\n", "\t", "\u{00AD}", "é", "\u{0301}", "\u{0308}", "Ж", "\u{0483}", "가", "각",
+        "\u{1100}", "\u{1161}", "\u{11A8}", "漢", "か", "\u{3099}", "\u{3000}", "“", "‼", "\u{FE0F}", "©",
+        "\u{200D}", "\u{200C}", "👍", "🏽", "🇰", "🇷", "\u{0600}", "\u{0915}", "\u{094D}", "\u{0937}",
+        "\u{0E33}", "\u{1F1E6}", "ｶ", "\u{FF9E}", "\u{2028}", "\u{0085}", "!", ".", "0",
+    ]
+    var generator = SystemRandomNumberGenerator()
+    for _ in 0..<300 {
+        var string = ""
+        for _ in 0..<Int.random(in: 0...40, using: &generator) {
+            string.unicodeScalars.append(pool[Int.random(in: 0..<pool.count, using: &generator)])
+        }
+        let document = DocumentText(string)
+        var expected: [Int] = [0]
+        var offset = 0
+        for character in string {
+            offset += character.utf16.count
+            expected.append(offset)
+        }
+        let actual = (0...document.utf16.count).filter {
+            (try? document.indexMap.offset(ofUTF16: $0, in: .grapheme)) != nil
+        }
+        #expect(actual == expected, "\(string.unicodeScalars.map { String($0.value, radix: 16) })")
+    }
+}
+
+@Test func utf8OffsetsOfLongTextRoundTripAtEveryByte() throws {
+    var string = ""
+    let pieces = ["ascii words ", "한국어 ", "漢字", "👍🏽", "é", "\u{10FFFF}", "Ж"]
+    for k in 0..<400 { string += pieces[(k * 5 + k / 3) % pieces.count] }
+    let document = DocumentText(string)
+    let bytes = Array(string.utf8)
+    for byte in 0...bytes.count {
+        let isBoundary = byte == bytes.count || bytes[byte] & 0xC0 != 0x80
+        if isBoundary {
+            let utf16 = try document.indexMap.utf16Offset(of: byte, in: .utf8)
+            #expect(try document.indexMap.offset(ofUTF16: utf16, in: .utf8) == byte)
+            #expect(String(decoding: bytes[..<byte], as: UTF8.self).utf16.count == utf16)
+        } else {
+            #expect(throws: OffsetError.notOnBoundary(offset: byte, unit: .utf8)) {
+                try document.indexMap.utf16Offset(of: byte, in: .utf8)
+            }
+        }
+    }
+}
