@@ -29,6 +29,10 @@ struct SpeedBenchmark {
         measure("ICU raw sentence iterator (en@ss=standard)") {
             ICUSentenceBreaker(locale: "en@ss=standard")?.boundaries(in: utf16).count ?? 0
         }
+        measure("ICU raw (en), UTF-8 → UTF-16 by String included") {
+            let units = Array(String(decoding: bytes, as: UTF8.self).utf16)
+            return ICUSentenceBreaker(locale: "en")?.boundaries(in: units).count ?? 0
+        }
         measure("Lectern DocumentText (validate, UTF-16, index maps)") {
             (try? DocumentText(utf8: bytes))?.utf16.count ?? 0
         }

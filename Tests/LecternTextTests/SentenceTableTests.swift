@@ -1,5 +1,6 @@
 // SentenceTableTests.swift: the table's shape: contiguous ranges, trimmed
 // content, paragraphs, lookup by offset and number.
+import Foundation
 import LecternText
 import Testing
 
@@ -105,4 +106,11 @@ import Testing
     #expect(table.count == 3)
     let ranges = try table.map { try document.indexMap.convert($0.content, from: .utf16, to: .grapheme) }
     #expect(ranges == [0..<14, 15..<24, 25..<31])
+}
+
+@Test(.enabled(if: FileManager.default.fileExists(atPath: "/usr/share/perl5/auto/share/dist/Lingua-Sentence/nonbreaking_prefix.en")))
+func mosesListsAreReadAtRunTime() {
+    // "Brig." and "бульв." come only from the Moses lists, not Lectern's supplements.
+    #expect(SentenceTable(document: DocumentText("Brig. Smith arrived. He left."), language: .english).count == 2)
+    #expect(SentenceTable(document: DocumentText("Дом на бульв. Ленина. Там тихо."), language: Language("ru")).count == 2)
 }
