@@ -192,8 +192,7 @@ private struct ParagraphScan {
         while next < end, CharacterClass.isWhiteSpace(text[next]) { next += 1 }
         next = afterTrailers(from: next)
         guard next < end else { return end }
-        if endsSentence(terminator: t, runEnd: runEnd, kind: kind, closersEnd: closersEnd,
-                        closedQuote: closedQuote, next: next) {
+        if endsSentence(terminator: t, kind: kind, closersEnd: closersEnd, closedQuote: closedQuote, next: next) {
             emit(next, body)
         }
         return next
@@ -205,7 +204,7 @@ private struct ParagraphScan {
         return .ellipsis
     }
 
-    private mutating func endsSentence(terminator t: Int, runEnd: Int, kind: TerminatorKind, closersEnd: Int,
+    private mutating func endsSentence(terminator t: Int, kind: TerminatorKind, closersEnd: Int,
                                        closedQuote: Bool, next: Int) -> Bool {
         if embedded(terminator: t, afterClosers: closersEnd) { return false }
         let following = text[next]
@@ -472,13 +471,11 @@ private struct ParagraphScan {
         return i
     }
 
-    /// A citation mark right after a terminator: "[12]", "[참고 2]".
+    /// A citation mark right after a terminator: "[12]", "[참고 2]" (at most
+    /// 12 units between the brackets).
     private func citation(at i: Int) -> Int? {
         var j = i + 1
-        while j < end, j - i <= 12, text[j] != 0x5D {
-            if CharacterClass.isWhiteSpace(text[j]) && !CharacterClass.isDigit(text[j + 1 < end ? j + 1 : j]) { return nil }
-            j += 1
-        }
+        while j < end, j - i <= 12, text[j] != 0x5D { j += 1 }
         return j < end && text[j] == 0x5D && j > i + 1 ? j + 1 : nil
     }
 
