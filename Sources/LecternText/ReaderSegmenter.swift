@@ -83,12 +83,20 @@ private struct ParagraphScan {
         let candidates = UnitClassTable.terminator | UnitClassTable.lineSeparator
             | (rules.koreanEndings ? UnitClassTable.whiteSpace : 0)
         var mask = candidates | UnitClassTable.pairing
+        let text = self.text, flags = self.flags, end = self.end
         var i = start
         while i < end {
-            let u = text[i]
-            let unitFlags = flags[Int(u)]
-            if unitFlags & mask == 0 {
+            var u = text[i]
+            var unitFlags = flags[Int(u)]
+            // The hot loop: most units are no candidate at all.
+            while unitFlags & mask == 0 {
                 i += 1
+                guard i < end else { break }
+                u = text[i]
+                unitFlags = flags[Int(u)]
+            }
+            if unitFlags & mask == 0 {
+                break
             } else if unitFlags & UnitClassTable.pairing != 0 && unitFlags & UnitClassTable.terminator == 0 {
                 if CharacterClass.isOpener(u) {
                     sawOpener = true
