@@ -12,8 +12,8 @@
 ///
 /// ```swift
 /// let doc = DocumentText("añ👍")
-/// try doc.indexMap.convert(3, from: .utf16, to: .utf8)   // 3 ("a" 1 + "ñ" 2)
-/// try doc.indexMap.convert(2, from: .scalar, to: .utf16) // 2
+/// try doc.indexMap.convert(2, from: .utf16, to: .utf8)   // 3 ("a" 1 + "ñ" 2)
+/// try doc.indexMap.convert(3, from: .scalar, to: .utf16) // 4 (👍 is 2 units)
 /// try doc.indexMap.convert(3, from: .utf16, to: .scalar) // throws: inside 👍
 /// ```
 ///

@@ -13,7 +13,7 @@ struct SpeedBenchmark {
         print("bench-sentences speed (ICU \(ICUSentenceBreaker.icuVersion)): \(bytes.count) UTF-8 bytes, "
               + "\(utf16.count) UTF-16 units, best of \(arguments.rounds) rounds; MB/s of UTF-8 input")
         var sink = 0
-        func measure(_ label: String, _ body: () -> Int) {
+        func measure(_ label: String, megabytes: Double = megabytes, _ body: () -> Int) {
             var best = Double.infinity
             for _ in 0..<arguments.rounds {
                 let start = DispatchTime.now().uptimeNanoseconds
@@ -52,15 +52,9 @@ struct SpeedBenchmark {
             }
         }
         for (label, sample) in [("ASCII only", asciiOnly(bytes)), ("Hangul only", hangulOnly(bytes))] {
-            let size = Double(sample.count) / 1_000_000
-            var best = Double.infinity
-            for _ in 0..<arguments.rounds {
-                let start = DispatchTime.now().uptimeNanoseconds
-                sink &+= (try? DocumentText(utf8: sample))?.utf16.count ?? 0
-                best = min(best, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+            measure("  DocumentText on \(label) (\(sample.count) bytes)", megabytes: Double(sample.count) / 1_000_000) {
+                (try? DocumentText(utf8: sample))?.utf16.count ?? 0
             }
-            print("  DocumentText on \(label) (\(sample.count) bytes)".padding(toLength: 56, withPad: " ", startingAt: 0)
-                  + String(format: "%8.1f MB/s  %7.2f ms", size / best, best * 1000))
         }
         print("(checksum \(sink))")
     }

@@ -3,29 +3,28 @@
 import LecternText
 import Testing
 
-/// Every boundary of every unit, computed the slow way from String views.
+/// Every boundary of every unit, computed the slow way from String views:
+/// for each unit, UTF-16 offset → offset in that unit.
 private func expectedBoundaries(_ string: String) -> [OffsetUnit: [Int: Int]] {
-    // Maps UTF-16 offset -> offset in unit, for every boundary of that unit.
-    var result: [OffsetUnit: [Int: Int]] = [.utf16: [:], .utf8: [:], .scalar: [:], .grapheme: [:]]
-    var utf16 = 0, utf8 = 0, scalar = 0
-    for s in string.unicodeScalars {
-        result[.scalar]![utf16] = scalar
-        result[.utf8]![utf16] = utf8
-        utf16 += s.utf16.count
-        utf8 += s.utf8.count
-        scalar += 1
+    var scalars: [Int: Int] = [:], utf8: [Int: Int] = [:], graphemes: [Int: Int] = [:], utf16: [Int: Int] = [:]
+    var offset = 0, bytes = 0, count = 0
+    for scalar in string.unicodeScalars {
+        scalars[offset] = count
+        utf8[offset] = bytes
+        offset += scalar.utf16.count
+        bytes += scalar.utf8.count
+        count += 1
     }
-    result[.scalar]![utf16] = scalar
-    result[.utf8]![utf16] = utf8
-    var g = 0, offset = 0
-    for character in string {
-        result[.grapheme]![offset] = g
-        offset += character.utf16.count
-        g += 1
+    scalars[offset] = count
+    utf8[offset] = bytes
+    var characterOffset = 0
+    for (index, character) in string.enumerated() {
+        graphemes[characterOffset] = index
+        characterOffset += character.utf16.count
     }
-    result[.grapheme]![offset] = g
-    for k in 0...offset { result[.utf16]![k] = k }
-    return result
+    graphemes[characterOffset] = string.count
+    for k in 0...offset { utf16[k] = k }
+    return [.utf16: utf16, .utf8: utf8, .scalar: scalars, .grapheme: graphemes]
 }
 
 private let samples = [
@@ -137,4 +136,11 @@ func convertsEveryBoundaryAndRejectsTheRest(_ string: String) throws {
             }
         }
     }
+}
+
+@Test func documentationExampleHolds() throws {
+    let map = DocumentText("añ👍").indexMap
+    #expect(try map.convert(2, from: .utf16, to: .utf8) == 3)
+    #expect(try map.convert(3, from: .scalar, to: .utf16) == 4)
+    #expect(throws: OffsetError.notOnBoundary(offset: 3, unit: .utf16)) { try map.convert(3, from: .utf16, to: .scalar) }
 }
