@@ -13,6 +13,15 @@ public enum TextDecodingError: Error, Equatable, Sendable, CustomStringConvertib
     /// The input is longer than ``DocumentText/maximumUTF8Length`` bytes.
     case tooLong(byteCount: Int)
 
+    /// A stable code word for protocols and programs ("BADUTF8", "TOOLONG");
+    /// ``description`` is the sentence for people.
+    public var code: String {
+        switch self {
+        case .invalidUTF8: return "BADUTF8"
+        case .tooLong: return "TOOLONG"
+        }
+    }
+
     public var description: String {
         switch self {
         case .invalidUTF8(let offset): return "invalid UTF-8 at byte \(offset)"

@@ -114,3 +114,17 @@ func mosesListsAreReadAtRunTime() {
     #expect(SentenceTable(document: DocumentText("Brig. Smith arrived. He left."), language: .english).count == 2)
     #expect(SentenceTable(document: DocumentText("Дом на бульв. Ленина. Там тихо."), language: Language("ru")).count == 2)
 }
+
+@Test func sentenceByNumberIsSafeForClientInput() {
+    let table = SentenceTable(document: DocumentText("One. Two."))
+    #expect(table.sentence(number: 1)?.content == 5..<9)
+    #expect(table.sentence(number: 2) == nil)
+    #expect(table.sentence(number: -1) == nil)
+}
+
+@Test func errorsCarryCodeWords() {
+    #expect(TextDecodingError.invalidUTF8(byteOffset: 3).code == "BADUTF8")
+    #expect(TextDecodingError.invalidUTF8(byteOffset: 3).description == "invalid UTF-8 at byte 3")
+    #expect(OffsetError.notOnBoundary(offset: 1, unit: .utf8).code == "NOTBOUNDARY")
+    #expect(OffsetError.outOfBounds(offset: 9, unit: .utf16, length: 4).code == "RANGE")
+}
