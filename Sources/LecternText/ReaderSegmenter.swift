@@ -81,7 +81,7 @@ private struct ParagraphScan {
 
     mutating func run(_ body: (Int) -> Void) {
         let candidates = UnitClassTable.terminator | UnitClassTable.lineSeparator
-            | (rules.koreanEndings ? UnitClassTable.whiteSpace : 0)
+            | (rules.koreanEndings ? UnitClassTable.koreanWordEnd : 0)
         var mask = candidates | UnitClassTable.pairing
         let text = self.text, flags = self.flags, end = self.end
         var i = start
@@ -110,9 +110,10 @@ private struct ParagraphScan {
                 // UAX #29 SB4: a sentence ends after CR, NEL and LS.
                 emit(i + 1, body)
                 i += 1
-            } else if i > start, KoreanEndings.isFinalSyllable(text[i - 1]) || KoreanEndings.isTrailer(text[i - 1]) {
-                flushListItems(upTo: i, body)
-                i = koreanEnding(at: i, body)
+            } else if i + 1 < end, CharacterClass.isWhiteSpace(text[i + 1]) {
+                // A word that may end a Korean sentence, then a space.
+                flushListItems(upTo: i + 1, body)
+                i = koreanEnding(at: i + 1, body)
             } else {
                 i += 1
             }

@@ -14,6 +14,9 @@ enum UnitClassTable {
     static let lineSeparator: UInt8 = 8
     /// Grapheme-simple (see ``TextDecoder/isSimple(_:)``); surrogates are not.
     static let simple: UInt8 = 16
+    /// What a Korean sentence-final word can end with: a final syllable
+    /// (다, 요, …) or a trailing decoration (ㅋ, ~, emoji).
+    static let koreanWordEnd: UInt8 = 32
 
     /// The flags of each code unit, in memory that lives as long as the
     /// process (never mutated after it is built), so hot loops index it
@@ -33,6 +36,7 @@ enum UnitClassTable {
         if CharacterClass.isOpener(u) || CharacterClass.isCloser(u) { flags |= pairing }
         if CharacterClass.isLineSeparator(u) { flags |= lineSeparator }
         if value < 0x80 || TextDecoder.isSimple(UInt32(value)) { flags |= simple }
+        if KoreanEndings.isFinalSyllable(u) || KoreanEndings.isTrailer(u) { flags |= koreanWordEnd }
         return flags
         }
     }

@@ -47,8 +47,10 @@ struct SpeedBenchmark {
             }
         }
         if let document = try? DocumentText(utf8: bytes) {
-            measure("  of which SentenceTable reader (en) alone") {
-                SentenceTable(document: document, mode: .reader, language: .english).count
+            for code in ["en", "ko"] {
+                measure("  of which SentenceTable reader (\(code)) alone") {
+                    SentenceTable(document: document, mode: .reader, language: Language(code)).count
+                }
             }
         }
         for (label, sample) in [("ASCII only", asciiOnly(bytes)), ("Hangul only", hangulOnly(bytes))] {
