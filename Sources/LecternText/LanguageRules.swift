@@ -47,9 +47,19 @@ struct LanguageRules: Sendable {
     private static let lock = NSLock()
     nonisolated(unsafe) private static var cache: [Language: LanguageRules] = [:]
 
+    /// Languages with rules of their own: those with a Moses list, and those
+    /// Lectern tailors. Any other language gets the generic rules ("und"), so
+    /// the cache stays bounded whatever tags clients send.
+    private static let tailored: Set<String> = {
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: NonbreakingPrefixes.defaultDirectory)) ?? []
+        let moses = files.compactMap { $0.hasPrefix("nonbreaking_prefix.") ? String($0.dropFirst(19)) : nil }
+        return Set(moses).union(["en", "ru", "de", "fr", "es", "ko", "ja", "zh"])
+    }()
+
     /// The rules for `language`, loading its prefix list on first use.
     /// Thread-safe.
     static func rules(for language: Language) -> LanguageRules {
+        let language = tailored.contains(language.code) ? language : .undetermined
         lock.lock()
         defer { lock.unlock() }
         if let cached = cache[language] { return cached }
