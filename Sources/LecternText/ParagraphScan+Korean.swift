@@ -5,9 +5,9 @@ extension ParagraphScan {
     mutating func koreanEnding(at s: Int, _ body: (Int) -> Void) -> Int {
         var next = s
         while next < end, CharacterClass.isWhiteSpace(text[next]) { next += 1 }
+        // Decorations standing alone ("됨 ㅇㅇ 그런") stay with the word before.
+        next = afterTrailers(from: next)
         guard next < end else { return end }
-        // Decorations standing alone ("됨 ㅇㅇ") are decided after them.
-        if afterTrailers(from: next) != next { return next }
         guard koreanWordEnds(before: s),
               CharacterClass.isHangulSyllable(text[next]) || startsListItem(at: next),
               !KoreanEndings.continuesClause(text, at: next, limit: end),

@@ -22,12 +22,17 @@ extension ParagraphScan {
         return dots >= 3 ? (dots, i) : nil
     }
 
+    /// How far the neighbourhood tests look, in code units, so that no
+    /// input (". - . - . -" a megabyte long) makes a scan quadratic.
+    static let lookahead = 64
+
     /// The first letter or digit at or after `i`, skipping white space,
-    /// openers, dots and dashes ("— спросила она"); nil if none before the
-    /// paragraph's end.
+    /// openers, dots and dashes ("— спросила она"); nil if none within
+    /// ``lookahead`` units or before the paragraph's end.
     func firstLetter(from i: Int) -> (offset: Int, scalar: UInt32)? {
         var i = i
-        while i < end {
+        let limit = Swift.min(end, i + Self.lookahead)
+        while i < limit {
             let u = text[i]
             if CharacterClass.isWhiteSpace(u) || CharacterClass.isOpener(u) || u == 0x2E || u == 0x2026
                 || u == 0x2014 || u == 0x2013 || u == 0x2D {
@@ -121,9 +126,11 @@ extension ParagraphScan {
         return token.count <= 3 && token.allSatisfy { CharacterClass.isDigit(text[$0]) }
     }
 
-    /// Whether a range holds only white space and bullets (and openers).
+    /// Whether a range holds only white space and bullets (and openers);
+    /// false beyond ``lookahead`` units.
     func onlyMarkers(in range: Range<Int>, orOpeners: Bool = false) -> Bool {
-        range.allSatisfy {
+        guard range.count <= Self.lookahead else { return false }
+        return range.allSatisfy {
             CharacterClass.isWhiteSpace(text[$0]) || ListMarkers.isBullet(text[$0])
                 || (orOpeners && CharacterClass.isOpener(text[$0]))
         }

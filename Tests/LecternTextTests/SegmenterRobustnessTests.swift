@@ -33,3 +33,14 @@ func randomTextGivesWellFormedTables(_ code: String) {
         }
     }
 }
+
+/// Inputs built to make a careless scanner quadratic: each must segment in
+/// one pass (a quadratic scan would take minutes here, not milliseconds).
+@Test(arguments: [". - ", "다 ㅋ ", "((((.", "! ", "a.", "“ ", "1. ", "…", "다ㅋ ", "[1]. "])
+func pathologicalInputsStayLinear(_ piece: String) {
+    let text = String(repeating: piece, count: 50_000)
+    for code in ["en", "ko", "ja"] {
+        let table = SentenceTable(document: DocumentText(text), mode: .reader, language: Language(code))
+        #expect(table.last?.range.upperBound == text.utf16.count)
+    }
+}
