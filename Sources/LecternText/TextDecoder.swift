@@ -103,6 +103,18 @@ enum TextDecoder {
             let count = bytes.count
             let stop = breadcrumbs.nextBreadcrumb
             var i = start, unit = o, last = previous
+            // Eight printable ASCII bytes at a time (no byte ≥ 0x80 or < 0x20).
+            if let base = UnsafeRawPointer(bytes.baseAddress) {
+                while unit + 8 <= stop, i + 8 <= count {
+                    let word = base.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                    let high: UInt64 = 0x8080_8080_8080_8080
+                    guard word & high == 0, (word &- 0x2020_2020_2020_2020) & ~word & high == 0 else { break }
+                    for k in 0..<8 { out[unit + k] = UInt16(truncatingIfNeeded: word >> (8 * UInt64(k))) & 0xFF }
+                    last = UInt32(truncatingIfNeeded: word >> 56)
+                    unit += 8
+                    i += 8
+                }
+            }
             while unit < stop, i < count {
                 let lead = bytes[i]
                 if lead >= 0x20 && lead < 0x7F {
