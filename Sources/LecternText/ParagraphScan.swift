@@ -37,9 +37,16 @@ struct ParagraphScan {
         let text = self.text, flags = self.flags, end = self.end
         var i = start
         while i < end {
+            // The hot loop: most units are no candidate at all. Four at a
+            // time first (independent loads, one branch), then one by one.
+            while i + 4 <= end,
+                  (flags[Int(text[i])] | flags[Int(text[i + 1])] | flags[Int(text[i + 2])]
+                      | flags[Int(text[i + 3])]) & mask == 0 {
+                i += 4
+            }
+            guard i < end else { break }
             var u = text[i]
             var unitFlags = flags[Int(u)]
-            // The hot loop: most units are no candidate at all.
             while unitFlags & mask == 0 {
                 i += 1
                 guard i < end else { break }
