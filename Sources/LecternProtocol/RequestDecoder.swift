@@ -14,10 +14,11 @@
 ///   up to a line that is exactly `WORD`, are the text, joined with LF
 ///   (what people type in netcat).
 ///
-/// A payload larger than the limit is not buffered: a literal's bytes are
-/// skipped as they arrive, a heredoc's lines up to its terminator, and then
-/// one `ERR PAYLOAD` is produced, so the stream stays in step and the
-/// connection stays open.
+/// A payload larger than the limit is not buffered: a literal gets its
+/// `ERR PAYLOAD` as soon as its length is read and its bytes are then
+/// skipped as they arrive; a heredoc's lines are skipped up to its
+/// terminator, which is when it is known to be too long. Either way the
+/// stream stays in step and the connection stays open.
 ///
 /// ```swift
 /// var decoder = RequestDecoder(maximumLineLength: 1 << 20, maximumPayloadLength: 16 << 20)
@@ -45,7 +46,7 @@ public struct RequestDecoder: Sendable {
         case line
         case literal(Request, count: Int)
         /// Skipping an oversized literal; `remaining` bytes to drop.
-        case skippingLiteral(tag: String?, count: Int, remaining: Int)
+        case skippingLiteral(remaining: Int)
         /// Optional line ending after a literal.
         case afterLiteral(Request?)
         case heredoc(Request, terminator: String, text: [UInt8], isFirstLine: Bool)
@@ -81,15 +82,14 @@ public struct RequestDecoder: Sendable {
                 request.payload = Array(bytes)
                 state = .afterLiteral(request)
 
-            case .skippingLiteral(let tag, let count, let remaining):
+            case .skippingLiteral(let remaining):
                 let take = min(remaining, lines.bufferedByteCount)
                 _ = lines.nextBytes(count: take)
                 if take < remaining {
-                    state = .skippingLiteral(tag: tag, count: count, remaining: remaining - take)
+                    state = .skippingLiteral(remaining: remaining - take)
                     return nil
                 }
                 state = .afterLiteral(nil)
-                return .failure(Self.payloadTooLarge(count, limit: maximumPayloadLength), tag: tag, closesConnection: false)
 
             case .afterLiteral(let request):
                 // Swallow one CRLF or LF after the literal's bytes, if present.
@@ -179,11 +179,11 @@ public struct RequestDecoder: Sendable {
                     ProtocolError(.payloadTooLarge, "literal length \(last.value) is not a number of bytes; closing"),
                     tag: request.tag, closesConnection: true)
             }
-            if count > maximumPayloadLength {
-                state = .skippingLiteral(tag: request.tag, count: count, remaining: count)
-            } else {
-                state = .literal(request, count: count)
+            guard count <= maximumPayloadLength else {
+                state = .skippingLiteral(remaining: count)
+                return .failure(Self.payloadTooLarge(count, limit: maximumPayloadLength), tag: request.tag, closesConnection: false)
             }
+            state = .literal(request, count: count)
             return nil
         }
         if last.value.hasPrefix("<<"), last.value.count > 2 {
@@ -205,6 +205,6 @@ public struct RequestDecoder: Sendable {
     }
 
     private static func payloadTooLarge(_ count: Int, limit: Int) -> ProtocolError {
-        ProtocolError(.payloadTooLarge, "literal of \(count) bytes is over the \(limit)-byte payload limit (--max-payload-bytes)")
+        ProtocolError(.payloadTooLarge, "literal of \(count) bytes is over the \(limit)-byte payload limit (--max-payload-bytes); its bytes will be skipped")
     }
 }
