@@ -1,0 +1,126 @@
+// SVGRenderer.swift: a view as SVG: text, sentence marks, highlight rects and outlines, attachments, caret.
+
+extension TextLayout {
+    /// Renders the view as a standalone SVG document, for people to look at
+    /// and for examples/. Each visible grapheme is a `<text>` element at its
+    /// exact x and the line's baseline, in the family that shaped it, so a
+    /// browser draws the same lines Lectern measured (given the same fonts).
+    ///
+    /// Hanging spaces, separators and control characters are not drawn.
+    /// - Complexity: O(graphemes + rects of the options' ranges).
+    public func renderSVG(_ options: SVGOptions = SVGOptions()) -> String {
+        var svg = SVGWriter(width: spec.width, height: height)
+        svg.open()
+        if options.showLineBoxes {
+            for line in lines {
+                svg.rect(Rect(x: spec.insets.left, y: line.top, width: spec.lineWidth, height: line.height),
+                         style: "fill:none;stroke:#ccc;stroke-width:0.5")
+                svg.line(from: Point(x: spec.insets.left, y: line.baseline),
+                         to: Point(x: spec.insets.left + spec.lineWidth, y: line.baseline),
+                         style: "stroke:#9cf;stroke-width:0.5")
+            }
+        }
+        for range in options.highlights {
+            for rect in selectionRects(for: range) { svg.rect(rect, style: "fill:#ffe680;fill-opacity:0.6") }
+            for polygon in outline(for: range) {
+                svg.polygon(polygon, style: "fill:none;stroke:#c60;stroke-width:1;stroke-dasharray:4 3")
+            }
+        }
+        drawText(into: &svg)
+        for (index, frame) in attachmentFrames.enumerated() {
+            svg.rect(frame, style: "fill:#def;stroke:#369;stroke-width:1;stroke-dasharray:2 2")
+            svg.text(attachments[index].name, at: Point(x: frame.minX + 2, y: frame.maxY - 3),
+                     style: "font-family:sans-serif;font-size:7px;fill:#369")
+        }
+        for sentence in options.sentences where sentence.lowerBound > 0 {
+            let caret = caretRect(at: sentence.lowerBound)
+            svg.line(from: Point(x: caret.midX, y: caret.minY), to: Point(x: caret.midX, y: caret.maxY),
+                     style: "stroke:#c00;stroke-width:0.75")
+        }
+        if let offset = options.caret { svg.rect(caretRect(at: offset), style: "fill:#06c") }
+        svg.close()
+        return svg.output
+    }
+
+    private func drawText(into svg: inout SVGWriter) {
+        var runIndex = 0
+        let size = SVGWriter.number(fontSize)
+        for line in lines {
+            for g in line.graphemes.lowerBound..<line.contentEnd {
+                while runIndex + 1 < shaped.runs.count, shaped.runs[runIndex].graphemes.upperBound <= g { runIndex += 1 }
+                let units = shaped.text[shaped.graphemeRange(g)]
+                guard let first = units.first, first >= 0x20 else { continue }
+                let family = shaped.fonts[shaped.runs[runIndex].fontIndex].family
+                svg.text(String(decoding: units, as: UTF16.self), at: Point(x: graphemeX[g], y: line.baseline),
+                         style: "font-family:'\(family)';font-size:\(size)px")
+            }
+        }
+    }
+}
+
+/// Appends SVG elements to a string, escaping text and attributes.
+struct SVGWriter {
+    let width: Double
+    let height: Double
+    private(set) var output = ""
+
+    init(width: Double, height: Double) {
+        self.width = width.isFinite ? max(0, width) : 0
+        self.height = height
+    }
+
+    mutating func open() {
+        let w = Self.number(width)
+        let h = Self.number(height)
+        output += "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(w)\" height=\"\(h)\" viewBox=\"0 0 \(w) \(h)\">\n"
+        output += "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
+    }
+
+    mutating func close() {
+        output += "</svg>\n"
+    }
+
+    mutating func rect(_ r: Rect, style: String) {
+        output += "<rect x=\"\(Self.number(r.x))\" y=\"\(Self.number(r.y))\" width=\"\(Self.number(r.width))\" "
+            + "height=\"\(Self.number(r.height))\" style=\"\(Self.escaped(style))\"/>\n"
+    }
+
+    mutating func line(from a: Point, to b: Point, style: String) {
+        output += "<line x1=\"\(Self.number(a.x))\" y1=\"\(Self.number(a.y))\" x2=\"\(Self.number(b.x))\" "
+            + "y2=\"\(Self.number(b.y))\" style=\"\(Self.escaped(style))\"/>\n"
+    }
+
+    mutating func polygon(_ points: [Point], style: String) {
+        let list = points.map { "\(Self.number($0.x)),\(Self.number($0.y))" }.joined(separator: " ")
+        output += "<polygon points=\"\(list)\" style=\"\(Self.escaped(style))\"/>\n"
+    }
+
+    mutating func text(_ string: String, at point: Point, style: String) {
+        output += "<text x=\"\(Self.number(point.x))\" y=\"\(Self.number(point.y))\" style=\"\(Self.escaped(style))\">"
+            + Self.escaped(string) + "</text>\n"
+    }
+
+    /// Numbers with at most three decimals, no exponent.
+    static func number(_ value: Double) -> String {
+        guard value.isFinite else { return "0" }
+        let rounded = (value * 1000).rounded() / 1000
+        return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
+    }
+
+    static func escaped(_ string: String) -> String {
+        var result = ""
+        for scalar in string.unicodeScalars {
+            switch scalar {
+            case "&": result += "&amp;"
+            case "<": result += "&lt;"
+            case ">": result += "&gt;"
+            case "\"": result += "&quot;"
+            case "'": result += "&apos;"
+            default:
+                if scalar.value < 0x20 { continue } // not allowed in XML 1.0
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+}
