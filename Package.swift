@@ -54,6 +54,9 @@ let package = Package(
 
         .executableTarget(name: "lecternd", dependencies: ["LecternServer"]),
 
+        // Benchmark program (Lectern against Pango): see scripts/bench-layout.
+        .executableTarget(name: "bench-layout", dependencies: ["LecternLayout"], path: "Sources/bench-layout"),
+
         // MARK: Tests
 
         .testTarget(name: "LecternTextTests", dependencies: ["LecternText"]),
