@@ -27,6 +27,7 @@ public final class Shaper: @unchecked Sendable {
     public let catalog: FontCatalog
     private let lock = NSLock()
     private var counters = ShapingStatistics()
+    private let iterators = BreakIteratorPool()
 
     public init(catalog: FontCatalog) {
         self.catalog = catalog
@@ -53,7 +54,7 @@ public final class Shaper: @unchecked Sendable {
         let resolution = catalog.resolve(spec)
         var session = ShapingSession(catalog: catalog, resolution: resolution, count: text.count)
         let analysis = text.withUnsafeBufferPointer { buffer in
-            let analysis = TextAnalysis(text: buffer)
+            let analysis = TextAnalysis(text: buffer, iterators: iterators)
             session.shapeAll(text: buffer, analysis: analysis)
             return analysis
         }

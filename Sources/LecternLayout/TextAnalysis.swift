@@ -17,23 +17,21 @@ struct TextAnalysis {
 
     var graphemeCount: Int { graphemeStarts.count - 1 }
 
-    init(text: UnsafeBufferPointer<UInt16>) {
-        findGraphemes(text)
-        findLineBreaks(text)
+    init(text: UnsafeBufferPointer<UInt16>, iterators: BreakIteratorPool) {
+        iterators.withIterator(LC_BREAK_CHARACTER, text: text) { findGraphemes(text, iterator: $0) }
+        iterators.withIterator(LC_BREAK_LINE, text: text) { findLineBreaks(text, iterator: $0) }
         classify(text)
         findParagraphs()
         resolveLevels(text)
     }
 
     /// UAX #29 extended grapheme clusters through ICU's character iterator.
-    private mutating func findGraphemes(_ text: UnsafeBufferPointer<UInt16>) {
+    private mutating func findGraphemes(_ text: UnsafeBufferPointer<UInt16>, iterator: OpaquePointer?) {
         let length = Int32(text.count)
         graphemeStarts.reserveCapacity(text.count + 1)
         graphemeStarts.append(0)
         guard length > 0 else { return }
-        var error: Int32 = 0
-        if let iterator = lc_break_open(LC_BREAK_CHARACTER, "", text.baseAddress, length, &error) {
-            defer { lc_break_close(iterator) }
+        if let iterator {
             _ = lc_break_first(iterator)
             var boundary = lc_break_next(iterator)
             while boundary != LC_BREAK_DONE {
@@ -50,13 +48,9 @@ struct TextAnalysis {
     /// UAX #14 opportunities from ICU's line iterator; rule statuses in
     /// [100, 200) are mandatory breaks (LB4, LB5). Opportunities inside a
     /// grapheme cannot be used and are dropped.
-    private mutating func findLineBreaks(_ text: UnsafeBufferPointer<UInt16>) {
+    private mutating func findLineBreaks(_ text: UnsafeBufferPointer<UInt16>, iterator: OpaquePointer?) {
         flags = [GraphemeFlags](repeating: [], count: graphemeCount)
-        guard graphemeCount > 0 else { return }
-        var error: Int32 = 0
-        guard let iterator = lc_break_open(LC_BREAK_LINE, "", text.baseAddress, Int32(text.count), &error)
-        else { return }
-        defer { lc_break_close(iterator) }
+        guard graphemeCount > 0, let iterator else { return }
         _ = lc_break_first(iterator)
         var g = 0
         var boundary = lc_break_next(iterator)
