@@ -152,8 +152,10 @@ private struct ShapingSession {
     ) -> Int {
         if !flags.isDisjoint(with: [.paragraphSeparator, .lineSeparator]) { return max(current, 0) }
         let secondUnit = start + (scalar > 0xFFFF ? 2 : 1)
-        let wantsEmoji = lc_is_emoji_presentation(scalar) != 0
-            || (secondUnit < end && text[secondUnit] == 0xFE0F)
+        // Nothing below U+203C is an emoji except digits, '#' and '*' in
+        // keycap sequences and ©/® with VS16, all of which carry U+FE0F.
+        let wantsEmoji = (secondUnit < end && text[secondUnit] == 0xFE0F)
+            || (scalar >= 0x203C && lc_is_emoji_presentation(scalar) != 0)
         if wantsEmoji {
             if let known = emojiByScalar[scalar] { if known >= 0 { return known } } else {
                 let index = catalog.emojiFont(for: scalar).map { register($0) } ?? -1
@@ -198,37 +200,44 @@ private struct ShapingSession {
         guard let infos = hb_buffer_get_glyph_infos(buffer, &count),
               let positions = hb_buffer_get_glyph_positions(buffer, &count) else { return }
         let scale = 1 / Float(font.unitsPerEm)
-        for i in 0..<Int(count) {
-            let cluster = Int(infos[i].cluster)
-            guard cluster >= unitStart, cluster < unitEnd else { continue }
-            unitAdvance[cluster] += Float(positions[i].x_advance) * scale
-            isClusterStart[cluster] = true
-        }
-        // A grapheme that does not start a cluster belongs to the previous
-        // grapheme's cluster (a ligature): the group's advance is shared evenly.
-        var groupStart = run.graphemes.lowerBound
-        var groupAdvance: Float = 0
-        for g in run.graphemes {
-            let start = Int(analysis.graphemeStarts[g])
-            let end = Int(analysis.graphemeStarts[g + 1])
-            var sum: Float = 0
-            for unit in start..<end { sum += unitAdvance[unit] }
-            if g > groupStart, !isClusterStart[start] {
-                groupAdvance += sum
-            } else {
-                distribute(groupAdvance, over: groupStart..<g)
-                groupStart = g
-                groupAdvance = sum
+        let graphemeStarts = analysis.graphemeStarts
+        unitAdvance.withUnsafeMutableBufferPointer { unitAdvance in
+            isClusterStart.withUnsafeMutableBufferPointer { isClusterStart in
+                advances.withUnsafeMutableBufferPointer { advances in
+                    for i in 0..<Int(count) {
+                        let cluster = Int(infos[i].cluster)
+                        guard cluster >= unitStart, cluster < unitEnd else { continue }
+                        unitAdvance[cluster] += Float(positions[i].x_advance) * scale
+                        isClusterStart[cluster] = true
+                    }
+                    // A grapheme that does not start a cluster belongs to the previous
+                    // grapheme's cluster (a ligature): the group's advance is shared evenly.
+                    var groupStart = run.graphemes.lowerBound
+                    var groupAdvance: Float = 0
+                    for g in run.graphemes {
+                        let start = Int(graphemeStarts[g])
+                        let end = Int(graphemeStarts[g + 1])
+                        var sum: Float = 0
+                        for unit in start..<end { sum += unitAdvance[unit] }
+                        if g > groupStart, !isClusterStart[start] {
+                            groupAdvance += sum
+                        } else {
+                            Self.distribute(groupAdvance, over: groupStart..<g, into: advances)
+                            groupStart = g
+                            groupAdvance = sum
+                        }
+                    }
+                    Self.distribute(groupAdvance, over: groupStart..<run.graphemes.upperBound, into: advances)
+                    for unit in unitStart..<unitEnd {
+                        unitAdvance[unit] = 0
+                        isClusterStart[unit] = false
+                    }
+                }
             }
-        }
-        distribute(groupAdvance, over: groupStart..<run.graphemes.upperBound)
-        for unit in unitStart..<unitEnd {
-            unitAdvance[unit] = 0
-            isClusterStart[unit] = false
         }
     }
 
-    private mutating func distribute(_ advance: Float, over graphemes: Range<Int>) {
+    private static func distribute(_ advance: Float, over graphemes: Range<Int>, into advances: UnsafeMutableBufferPointer<Float>) {
         guard !graphemes.isEmpty else { return }
         let share = advance / Float(graphemes.count)
         for g in graphemes { advances[g] = share }
