@@ -17,9 +17,10 @@ public struct ShapingStatistics: Hashable, Sendable {
 /// Itemization: each paragraph is cut into runs of one font, one script and
 /// one BiDi level. A grapheme takes the primary font when it covers the
 /// grapheme's first scalar, else the fallback font (`FontCatalog`); emoji
-/// presentation graphemes prefer the colour emoji font; spaces, punctuation
-/// and marks (script Common/Inherited) stay in the current run's font when it
-/// covers them, as in Pango, so one word's font does not split at a space.
+/// presentation graphemes prefer the colour emoji font; spaces and other
+/// non-graphic characters stay in the current run's font when it covers
+/// them, as in Pango (`pango_itemize`), so a Korean sentence is not split at
+/// every space. Punctuation takes the first font that covers it, as in Pango.
 ///
 /// Thread safety: `shape` may run on any thread, several at once (each call
 /// uses its own HarfBuzz buffer; fonts are immutable; the catalog locks).
@@ -127,7 +128,7 @@ private struct ShapingSession {
             let level = analysis.levels.isEmpty ? 0 : analysis.levels[g]
             let font = chooseFont(
                 scalar: scalar, text: text, start: start, end: end,
-                flags: analysis.flags[g], isCommon: isCommon, current: runFont)
+                flags: analysis.flags[g], current: runFont)
             if runFont >= 0, font == runFont, level == runLevel,
                isCommon || runScript <= 1 || runScript == script {
                 if runScript <= 1, !isCommon { runScript = script }
@@ -148,7 +149,7 @@ private struct ShapingSession {
 
     private mutating func chooseFont(
         scalar: UInt32, text: UnsafeBufferPointer<UInt16>, start: Int, end: Int,
-        flags: GraphemeFlags, isCommon: Bool, current: Int
+        flags: GraphemeFlags, current: Int
     ) -> Int {
         if !flags.isDisjoint(with: [.paragraphSeparator, .lineSeparator]) { return max(current, 0) }
         let secondUnit = start + (scalar > 0xFFFF ? 2 : 1)
@@ -163,7 +164,7 @@ private struct ShapingSession {
                 if index >= 0 { return index }
             }
         }
-        if isCommon, current >= 0, fonts[current].covers(scalar) { return current }
+        if Self.isSpaceOrControl(scalar, flags: flags), current >= 0, fonts[current].covers(scalar) { return current }
         if fonts[0].covers(scalar) { return 0 }
         if let known = fallbackByScalar[scalar] { return known }
         let index = catalog.fallbackFont(for: scalar, spec: resolution.spec).map { register($0) } ?? 0
@@ -248,6 +249,13 @@ private struct ShapingSession {
         let value = lc_script_code(script).map { hb_script_from_string($0, -1) } ?? HB_SCRIPT_UNKNOWN
         hbScripts[script] = value
         return value
+    }
+
+    /// Spaces (hanging or not, e.g. U+00A0) and controls: what Pango calls
+    /// non-graphic (`!g_unichar_isgraph`).
+    static func isSpaceOrControl(_ scalar: UInt32, flags: GraphemeFlags) -> Bool {
+        flags.contains(.hangingSpace) || scalar < 0x20 || scalar == 0xA0 || scalar == 0x202F || scalar == 0x2007
+            || (scalar >= 0x7F && scalar < 0xA0) || (scalar >= 0x200B && scalar <= 0x200F)
     }
 
     /// The scalar starting at `start` (a lone surrogate is returned as is).

@@ -1,6 +1,7 @@
 // bench-layout: Lectern's layout engine against Pango 1.50 on the same text, fonts and width.
 //
 // usage: bench-layout [--pango-harness PATH] [--family NAME] [--size PT] [--width PT] [--new-width PT]
+//                     [--show-line-differences N]
 // Prints, for a 1 KB and a 100 KB mixed Korean/English/Russian text: first
 // layout (shape + break), relayout at a new width, one hit-test, and the rects
 // of one sentence, for Lectern and (with --pango-harness) Pango, with ratios,
@@ -14,6 +15,7 @@ struct Options {
     var size = 17.0
     var width = 200.0
     var newWidth = 260.0
+    var showLineDifferences = 0
 
     init(arguments: [String]) {
         var iterator = arguments.dropFirst().makeIterator()
@@ -25,6 +27,8 @@ struct Options {
             case "--size": size = Double(value) ?? { Self.usage("--size: not a number: \(value)") }()
             case "--width": width = Double(value) ?? { Self.usage("--width: not a number: \(value)") }()
             case "--new-width": newWidth = Double(value) ?? { Self.usage("--new-width: not a number: \(value)") }()
+            case "--show-line-differences":
+                showLineDifferences = Int(value) ?? { Self.usage("--show-line-differences: not a number: \(value)") }()
             default: Self.usage("unknown flag \(flag)")
             }
         }
@@ -34,6 +38,7 @@ struct Options {
         FileHandle.standardError.write(Data("""
             bench-layout: \(message)
             usage: bench-layout [--pango-harness PATH] [--family NAME] [--size PT] [--width PT] [--new-width PT]
+                   [--show-line-differences N]
 
             """.utf8))
         exit(2)
@@ -151,7 +156,9 @@ func runCase(name: String, bytes: Int, options: Options, catalog: FontCatalog) {
                 + "\(theirs.map(format) ?? "           ?") \(ratioText)\(targetText)")
         }
         print("   sentence rects: Lectern \(rectCount), Pango \(pango?.values["sentence_rects"] ?? "?")")
-        if let pango { printAgreement(layout: layout, pango: pango, utf8: utf8) }
+        if let pango {
+            printAgreement(layout: layout, pango: pango, utf8: utf8, showDifferences: options.showLineDifferences)
+        }
     } else {
         print("   first layout \(format(first)), relayout \(format(relayout)), hit-test \(format(hitTest)), "
             + "sentence rects \(format(rects)) (\(rectCount) rects); pass --pango-harness for Pango")
@@ -159,7 +166,7 @@ func runCase(name: String, bytes: Int, options: Options, catalog: FontCatalog) {
 }
 
 /// Line-break agreement, then hit-tests at Pango's glyph centres on lines both engines broke identically.
-func printAgreement(layout: TextLayout, pango: PangoReport, utf8: [Int]) {
+func printAgreement(layout: TextLayout, pango: PangoReport, utf8: [Int], showDifferences: Int) {
     let ours = layout.lines.map { utf8[$0.textRange.lowerBound] }
     let ourEnds = Array(ours.dropFirst()) + [utf8.last ?? 0]
     let theirEnds = Array(pango.lineStarts.dropFirst()) + [utf8.last ?? 0]
@@ -167,6 +174,17 @@ func printAgreement(layout: TextLayout, pango: PangoReport, utf8: [Int]) {
     let ourIndex = Dictionary(ours.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
     for (line, start) in pango.lineStarts.enumerated() {
         if let mine = ourIndex[start], ourEnds[mine] == theirEnds[line] { identical[line] = mine }
+    }
+    let bytes = Array(String(decoding: layout.shaped.text, as: UTF16.self).utf8)
+    func show(_ start: Int, _ end: Int) -> String {
+        String(decoding: bytes[max(0, min(start, bytes.count))..<max(0, min(end, bytes.count))], as: UTF8.self).debugDescription
+    }
+    var shown = 0
+    for (line, start) in pango.lineStarts.enumerated() where identical[line] == nil && shown < showDifferences {
+        shown += 1
+        let mine = ours.lastIndex { $0 <= start } ?? 0
+        print("   differs: Pango \(show(start, theirEnds[line]))")
+        print("            Lectern \(show(ours[mine], ourEnds[mine]))")
     }
     var byteToUTF16: [Int: Int] = [:]
     for (unit, byte) in utf8.enumerated() where byteToUTF16[byte] == nil { byteToUTF16[byte] = unit }
