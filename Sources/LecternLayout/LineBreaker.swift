@@ -120,6 +120,6 @@ struct LineBreaker {
             lines.append(BrokenLine(
                 graphemes: lineStart..<g, attachments: lineAttachment..<attachment, contentEnd: contentEnd,
                 contentWidth: width, paragraph: paragraph, endsParagraph: g == end))
-        } while g < end
+        } while g < end || (isLast && attachment < attachments.count)
     }
 }

@@ -138,8 +138,7 @@ func runCase(name: String, bytes: Int, options: Options, catalog: FontCatalog) {
             print("   Pango \(pango.values["pango_version"] ?? "?"): \(pango.values["lines"] ?? "?") lines, "
                 + "primary \(pango.values["font_file"] ?? "?")")
         }
-        print(String(format: "   %-22@ %12@ %12@ %10@", "" as NSString, "Lectern" as NSString, "Pango" as NSString,
-                     "ratio" as NSString))
+        print("   " + "".padding(toLength: 22, withPad: " ", startingAt: 0) + "      Lectern        Pango   Pango/Lectern")
         let rows: [(String, Double, String, Double)] = [
             ("first layout", first, "first_layout_us", 4),
             ("relayout (new width)", relayout, "relayout_us", 50),
