@@ -112,9 +112,10 @@ public final class TextLayout: Sendable {
             let mid = (low + high) / 2
             if lines[mid].textRange.lowerBound <= offset { low = mid } else { high = mid }
         }
-        // Empty trailing line pieces with the same start (attachment-only lines): prefer the first.
-        while low > 0, lines[low - 1].textRange.lowerBound == lines[low].textRange.lowerBound,
-              lines[low - 1].textRange.isEmpty { low -= 1 }
+        // Attachment-only lines share their start with the next line: an
+        // offset exactly there belongs to the first of them (carets sit before attachments).
+        while low > 0, lines[low].textRange.lowerBound == offset, lines[low - 1].textRange.isEmpty,
+              lines[low - 1].textRange.lowerBound == offset { low -= 1 }
         return low
     }
 

@@ -11,7 +11,13 @@ import Testing
             let text = RandomTexts.text(using: &generator)
             let width = Double.random(in: 30...420, using: &generator).rounded()
             let size: Double = [11.0, 17.0, 23.0].randomElement(using: &generator) ?? 17.0
-            return (text, Fixtures.layout(text, width: width, fontSize: size))
+            // Some inline boxes at random offsets (rounded down to grapheme boundaries by layout).
+            let attachments = (0..<Int.random(in: 0...2, using: &generator)).map { index in
+                InlineAttachment(
+                    name: "box\(index)", offset: Int.random(in: 0...text.utf16.count, using: &generator),
+                    width: Double.random(in: 5...40, using: &generator).rounded(), height: 20)
+            }
+            return (text, Fixtures.layout(text, width: width, fontSize: size, attachments: attachments))
         }
     }
 
