@@ -6,7 +6,7 @@ extension TextLayout {
     /// exact x and the line's baseline, in the family that shaped it, so a
     /// browser draws the same lines Lectern measured (given the same fonts).
     ///
-    /// Hanging spaces, separators and control characters are not drawn.
+    /// Spaces, separators and control characters are not drawn.
     /// - Complexity: O(graphemes + rects of the options' ranges).
     public func renderSVG(_ options: SVGOptions = SVGOptions()) -> String {
         var svg = SVGWriter(width: spec.width, height: height)
@@ -49,7 +49,7 @@ extension TextLayout {
             for g in line.graphemes.lowerBound..<line.contentEnd {
                 while runIndex + 1 < shaped.runs.count, shaped.runs[runIndex].graphemes.upperBound <= g { runIndex += 1 }
                 let units = shaped.text[shaped.graphemeRange(g)]
-                guard let first = units.first, first >= 0x20 else { continue }
+                guard let first = units.first, first > 0x20, !shaped.flags[g].contains(.hangingSpace) else { continue }
                 let family = shaped.fonts[shaped.runs[runIndex].fontIndex].family
                 svg.text(String(decoding: units, as: UTF16.self), at: Point(x: graphemeX[g], y: line.baseline),
                          style: "font-family:'\(family)';font-size:\(size)px")

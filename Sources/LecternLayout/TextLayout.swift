@@ -126,7 +126,7 @@ public final class TextLayout: Sendable {
         lineTops.withUnsafeBufferPointer { tops in
             // Lines are usually of equal height: try the interpolated guess first.
             let span = height - tops[0]
-            if tops.count > 1, span > 0, y >= tops[0] {
+            if tops.count > 1, span > 0, y >= tops[0], y < height {
                 let guess = min(tops.count - 1, Int((y - tops[0]) / span * Double(tops.count)))
                 if tops[guess] <= y, guess + 1 == tops.count || y < tops[guess + 1] { return guess }
             }

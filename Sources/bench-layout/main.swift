@@ -1,11 +1,13 @@
 // bench-layout: Lectern's layout engine against Pango 1.50 on the same text, fonts and width.
 //
 // usage: bench-layout [--pango-harness PATH] [--family NAME] [--size PT] [--width PT] [--new-width PT]
-//                     [--show-line-differences N]
+//                     [--show-line-differences N] [--svg PATH]
 // Prints, for a 1 KB and a 100 KB mixed Korean/English/Russian text: first
 // layout (shape + break), relayout at a new width, one hit-test, and the rects
 // of one sentence, for Lectern and (with --pango-harness) Pango, with ratios,
-// plus how often line breaks and glyph-centre hit-tests agree.
+// plus how often line breaks and glyph-centre hit-tests agree. With --svg,
+// also writes the 1 KB view (sentences marked, one sentence highlighted, an
+// inline attachment after the last word) as SVG, for examples/.
 import Foundation
 import LecternLayout
 
@@ -16,6 +18,7 @@ struct Options {
     var width = 200.0
     var newWidth = 260.0
     var showLineDifferences = 0
+    var svgPath: String?
 
     init(arguments: [String]) {
         var iterator = arguments.dropFirst().makeIterator()
@@ -27,6 +30,7 @@ struct Options {
             case "--size": size = Double(value) ?? { Self.usage("--size: not a number: \(value)") }()
             case "--width": width = Double(value) ?? { Self.usage("--width: not a number: \(value)") }()
             case "--new-width": newWidth = Double(value) ?? { Self.usage("--new-width: not a number: \(value)") }()
+            case "--svg": svgPath = value
             case "--show-line-differences":
                 showLineDifferences = Int(value) ?? { Self.usage("--show-line-differences: not a number: \(value)") }()
             default: Self.usage("unknown flag \(flag)")
@@ -38,7 +42,7 @@ struct Options {
         FileHandle.standardError.write(Data("""
             bench-layout: \(message)
             usage: bench-layout [--pango-harness PATH] [--family NAME] [--size PT] [--width PT] [--new-width PT]
-                   [--show-line-differences N]
+                   [--show-line-differences N] [--svg PATH]
 
             """.utf8))
         exit(2)
@@ -116,6 +120,9 @@ func runCase(name: String, bytes: Int, options: Options, catalog: FontCatalog) {
         rectCount = layout.selectionRects(for: sentence).count
     }
 
+    if let path = options.svgPath, bytes < 10_000 {
+        writeExample(bench: bench, shaped: shaped, spec: spec, sentence: sentence, to: path)
+    }
     let resolution = catalog.resolve(font)
     print("== \(name): \(text.utf8.count) bytes UTF-8, \(units.count) UTF-16 units, \(shaped.graphemeCount) graphemes, "
         + "\(bench.sentences.count) sentences, \(options.family) \(options.size) pt, width \(options.width) pt")
@@ -161,6 +168,23 @@ func runCase(name: String, bytes: Int, options: Options, catalog: FontCatalog) {
     } else {
         print("   first layout \(format(first)), relayout \(format(relayout)), hit-test \(format(hitTest)), "
             + "sentence rects \(format(rects)) (\(rectCount) rects); pass --pango-harness for Pango")
+    }
+}
+
+/// The view as SVG: every sentence start marked, one sentence highlighted
+/// with its outline, a 30×30 attachment glued after the last word.
+func writeExample(bench: BenchText, shaped: ShapedText, spec: LayoutSpec, sentence: Range<Int>, to path: String) {
+    var padded = spec
+    padded.insets = EdgeInsets(all: 12)
+    padded.width += 24
+    padded.lineHeight = .multiple(1.25)
+    padded.paragraphSpacing = 8
+    let end = shaped.utf16Count - 2 // before the final ".\n"
+    let animation = InlineAttachment(name: "anim", offset: end, width: 30, height: 30, baselineOffset: 4)
+    let layout = TextLayout(shaped: shaped, spec: padded, attachments: [animation])
+    let svg = layout.renderSVG(SVGOptions(sentences: bench.sentences, highlights: [sentence], caret: sentence.lowerBound))
+    do { try Data(svg.utf8).write(to: URL(fileURLWithPath: path)) } catch {
+        FileHandle.standardError.write(Data("bench-layout: cannot write \(path): \(error)\n".utf8))
     }
 }
 
