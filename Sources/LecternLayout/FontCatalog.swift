@@ -86,7 +86,10 @@ public final class FontCatalog: @unchecked Sendable {
         defer { lock.unlock() }
         guard let chain = chainLocked(for: spec) ?? chainLocked(for: .defaultSans),
               let index = chain.candidateIndex(covering: scalar) else { return nil }
-        return loadLocked(chain.candidates[index])
+        if let font = chain.loaded[index] { return font }
+        let font = loadLocked(chain.candidates[index])
+        chain.loaded[index] = font
+        return font
     }
 
     /// The colour emoji font when it covers `scalar`, else nil.

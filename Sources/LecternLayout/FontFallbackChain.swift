@@ -17,6 +17,8 @@ final class FontFallbackChain {
     private let fontSet: UnsafeMutablePointer<FcFontSet>
     /// Scalar → index in `candidates` of the first font covering it, or -1.
     private var choiceByScalar: [UInt32: Int] = [:]
+    /// Candidates already loaded, by index (so lookups skip the catalog's file map).
+    var loaded: [Int: Font] = [:]
 
     /// Sorts fonts for `pattern` (which this call consumes); nil when fontconfig finds none.
     init?(config: OpaquePointer, pattern: OpaquePointer) {

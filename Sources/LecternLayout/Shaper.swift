@@ -77,9 +77,13 @@ private struct ShapingSession {
     var runs: [ShapedRun] = []
     var advances: [Float] = []
     private var fontIndexByIdentity: [ObjectIdentifier: Int] = [:]
-    private var fallbackByScalar: [UInt32: Int] = [:]
+    /// Direct-mapped cache of fallback choices: slot `scalar % size` holds
+    /// (scalar, font index + 1); 0 marks an empty slot.
+    private var fallbackSlots = [UInt64](repeating: 0, count: Self.fallbackSlotCount)
+    private static let fallbackSlotCount = 256
     private var emojiByScalar: [UInt32: Int] = [:]
-    private var hbScripts: [Int32: hb_script_t] = [:]
+    /// HarfBuzz script per ICU script code (codes are small), filled on first use.
+    private var hbScripts = [hb_script_t?](repeating: nil, count: 256)
     /// Scratch, indexed by code unit: advance gathered per cluster, and cluster starts.
     private var unitAdvance: [Float]
     private var isClusterStart: [Bool]
@@ -166,9 +170,13 @@ private struct ShapingSession {
         }
         if Self.isSpaceOrControl(scalar, flags: flags), current >= 0, fonts[current].covers(scalar) { return current }
         if fonts[0].covers(scalar) { return 0 }
-        if let known = fallbackByScalar[scalar] { return known }
+        let slot = Int(scalar % UInt32(Self.fallbackSlotCount))
+        let entry = fallbackSlots[slot]
+        if entry != 0, UInt32(truncatingIfNeeded: entry >> 32) == scalar {
+            return Int(truncatingIfNeeded: entry & 0xFFFF_FFFF) - 1
+        }
         let index = catalog.fallbackFont(for: scalar, spec: resolution.spec).map { register($0) } ?? 0
-        fallbackByScalar[scalar] = index
+        fallbackSlots[slot] = UInt64(scalar) << 32 | UInt64(index + 1)
         return index
     }
 
@@ -245,9 +253,10 @@ private struct ShapingSession {
     }
 
     private mutating func hbScript(_ script: Int32) -> hb_script_t {
-        if let known = hbScripts[script] { return known }
+        let cacheable = script >= 0 && Int(script) < hbScripts.count
+        if cacheable, let known = hbScripts[Int(script)] { return known }
         let value = lc_script_code(script).map { hb_script_from_string($0, -1) } ?? HB_SCRIPT_UNKNOWN
-        hbScripts[script] = value
+        if cacheable { hbScripts[Int(script)] = value }
         return value
     }
 

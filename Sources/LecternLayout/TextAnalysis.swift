@@ -17,8 +17,12 @@ struct TextAnalysis {
 
     var graphemeCount: Int { graphemeStarts.count - 1 }
 
-    init(text: UnsafeBufferPointer<UInt16>, iterators: BreakIteratorPool) {
-        iterators.withIterator(LC_BREAK_CHARACTER, text: text) { findGraphemes(text, iterator: $0) }
+    /// - Parameter allowFastPath: use `findSimpleGraphemes` when the text allows
+    ///   it (false only in tests that compare it with ICU).
+    init(text: UnsafeBufferPointer<UInt16>, iterators: BreakIteratorPool, allowFastPath: Bool = true) {
+        if !(allowFastPath && findSimpleGraphemes(text)) {
+            iterators.withIterator(LC_BREAK_CHARACTER, text: text) { findGraphemes(text, iterator: $0) }
+        }
         iterators.withIterator(LC_BREAK_LINE, text: text) { findLineBreaks(text, iterator: $0) }
         classify(text)
         findParagraphs()
@@ -42,6 +46,39 @@ struct TextAnalysis {
         if graphemeStarts.last != length {
             // ICU failed (out of memory): one grapheme per code unit keeps offsets valid.
             graphemeStarts = (0...length).map { $0 }
+        }
+    }
+
+    /// Fast path for texts made only of characters whose Grapheme_Cluster_Break
+    /// value never joins them to a neighbour here: Other, Control (GB4, GB5),
+    /// and precomposed Hangul LV/LVT syllables, which join only following
+    /// conjoining jamo (GB7, GB8), not in the set. Then every code unit is a
+    /// grapheme except CR LF (GB3). Covers Latin, Greek, Cyrillic, kana, CJK
+    /// ideographs and Hangul syllables without combining marks or emoji;
+    /// anything else (surrogates, marks, ZWJ, variation selectors, jamo…)
+    /// returns false and ICU decides.
+    /// - Complexity: O(n), no allocation besides the result.
+    private mutating func findSimpleGraphemes(_ text: UnsafeBufferPointer<UInt16>) -> Bool {
+        for unit in text where !Self.isSimpleGrapheme(unit) { return false }
+        graphemeStarts.reserveCapacity(text.count + 1)
+        var i = 0
+        while i < text.count {
+            graphemeStarts.append(Int32(i))
+            i += text[i] == 0x0D && i + 1 < text.count && text[i + 1] == 0x0A ? 2 : 1
+        }
+        graphemeStarts.append(Int32(text.count))
+        return true
+    }
+
+    /// See `findSimpleGraphemes`.
+    @inline(__always)
+    static func isSimpleGrapheme(_ unit: UInt16) -> Bool {
+        switch unit {
+        case 0x0000...0x02FF, 0x0370...0x0482, 0x048A...0x052F: return true // Latin, Greek, Cyrillic (no marks)
+        case 0x2000...0x200B, 0x2010...0x2029, 0x202F...0x205F: return true // spaces, punctuation, separators
+        case 0x3000...0x3029, 0x3030...0x3096, 0x309B...0x30FF: return true // CJK punctuation, kana
+        case 0x4E00...0x9FFF, 0xAC00...0xD7A3, 0xFF01...0xFF9D: return true // ideographs, Hangul, fullwidth
+        default: return false
         }
     }
 
