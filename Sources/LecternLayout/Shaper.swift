@@ -82,6 +82,11 @@ private struct ShapingSession {
     private var fallbackSlots = [UInt64](repeating: 0, count: Self.fallbackSlotCount)
     private static let fallbackSlotCount = 256
     private var emojiByScalar: [UInt32: Int] = [:]
+    /// The spec's fallback order and the emoji family's, fetched once per call.
+    private let fallbackChain: FontFallbackChain?
+    private let emojiChain: FontFallbackChain?
+    /// Font index (in `fonts`) of each fallback candidate used so far, or -1.
+    private var fontIndexByCandidate: [Int]
     /// HarfBuzz script per ICU script code (codes are small), filled on first use.
     private var hbScripts = [hb_script_t?](repeating: nil, count: 256)
     /// Scratch, indexed by code unit: advance gathered per cluster, and cluster starts.
@@ -92,6 +97,9 @@ private struct ShapingSession {
         self.catalog = catalog
         self.resolution = resolution
         self.fonts = [resolution.primary]
+        fallbackChain = catalog.fallbackChain(for: resolution.spec)
+        emojiChain = catalog.emojiChain()
+        fontIndexByCandidate = [Int](repeating: -1, count: fallbackChain?.candidates.count ?? 0)
         fontIndexByIdentity[ObjectIdentifier(resolution.primary)] = 0
         unitAdvance = [Float](repeating: 0, count: count)
         isClusterStart = [Bool](repeating: false, count: count)
@@ -163,7 +171,11 @@ private struct ShapingSession {
             || (scalar >= 0x203C && lc_is_emoji_presentation(scalar) != 0)
         if wantsEmoji {
             if let known = emojiByScalar[scalar] { if known >= 0 { return known } } else {
-                let index = catalog.emojiFont(for: scalar).map { register($0) } ?? -1
+                var index = -1
+                if let chain = emojiChain, chain.candidateIndex(covering: scalar) == 0,
+                   let font = catalog.font(candidate: 0, of: chain) {
+                    index = register(font)
+                }
                 emojiByScalar[scalar] = index
                 if index >= 0 { return index }
             }
@@ -175,8 +187,19 @@ private struct ShapingSession {
         if entry != 0, UInt32(truncatingIfNeeded: entry >> 32) == scalar {
             return Int(truncatingIfNeeded: entry & 0xFFFF_FFFF) - 1
         }
-        let index = catalog.fallbackFont(for: scalar, spec: resolution.spec).map { register($0) } ?? 0
+        let index = fallbackIndex(for: scalar)
         fallbackSlots[slot] = UInt64(scalar) << 32 | UInt64(index + 1)
+        return index
+    }
+
+    /// Index in `fonts` of the first fallback candidate covering `scalar`
+    /// (0, the primary, when none does). Coverage is read from fontconfig's
+    /// charsets without locking; only a candidate's first use loads it.
+    private mutating func fallbackIndex(for scalar: UInt32) -> Int {
+        guard let chain = fallbackChain, let candidate = chain.candidateIndex(covering: scalar) else { return 0 }
+        if fontIndexByCandidate[candidate] >= 0 { return fontIndexByCandidate[candidate] }
+        let index = catalog.font(candidate: candidate, of: chain).map { register($0) } ?? 0
+        fontIndexByCandidate[candidate] = index
         return index
     }
 
