@@ -88,7 +88,7 @@ func runCase(name: String, bytes: Int, options: Options, catalog: FontCatalog) {
     let font = FontSpec(family: options.family)
     let spec = LayoutSpec(font: font, width: options.width, fontSize: options.size)
     let newSpec = LayoutSpec(font: font, width: options.newWidth, fontSize: options.size)
-    let repetitions = bytes > 10_000 ? 21 : 201
+    let repetitions = bytes > 10_000 ? 21 : 1001
     let shaper = Shaper(catalog: catalog)
 
     _ = TextLayout(shaped: shaper.shape(utf16: units, spec: font), spec: spec) // warm font caches
