@@ -60,6 +60,9 @@ let package = Package(
 
         .executableTarget(name: "bench-sentences", dependencies: ["LecternText"], path: "Sources/bench-sentences"),
 
+        // Benchmark program (Lectern against Pango): see scripts/bench-layout.
+        .executableTarget(name: "bench-layout", dependencies: ["LecternLayout"], path: "Sources/bench-layout"),
+
         // MARK: Tests
 
         .testTarget(name: "LecternTextTests", dependencies: ["LecternText"]),
