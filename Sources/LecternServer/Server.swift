@@ -69,7 +69,7 @@ public final class Server {
         self.configuration = configuration
         self.access = try AccessControl(configuration: configuration, environment: environment)
         self.commands = CommandTable(
-            Server.sessionCommands + [Server.authCommand] + Server.documentCommands + Server.viewCommands
+            Server.sessionCommands + [Server.authCommand] + Server.documentCommands + Server.viewCommands + [Server.renderCommand]
                 + Server.selectionCommands + Server.watchCommands + Server.typewriterCommands)
         self.layouts = try LayoutService()
         readBufferMemory = .allocate(capacity: Server.readBufferSize)

@@ -114,6 +114,41 @@ extension Server {
             }),
     ]
 
+    /// RENDER: the view as SVG.
+    static let renderCommand = Command(
+        name: "RENDER", syntax: "<id> [sentence=<n>] [caret=<offset>] [boxes=yes|no]", minimumArguments: 1, maximumArguments: 1,
+        summary: "The view as an SVG picture: text, sentence marks, this connection's selection, attachments.",
+        details: [
+            "RENDER intro sentence=1 -> * {N} / <svg …>…</svg> / OK RENDER bytes=N width=200 height=59.37",
+            "sentence= highlights one more sentence; caret= draws a caret; boxes=yes draws line boxes and baselines.",
+        ],
+        handler: { context in
+            let request = context.request
+            let boxes: Bool
+            switch request.value(for: "boxes")?.lowercased() {
+            case nil, "no", "false", "0": boxes = false
+            case "yes", "true", "1": boxes = true
+            case let other?: throw ProtocolError(.arguments, "boxes must be yes or no, not '\(other)'")
+            }
+            return try context.withView { document, layout in
+                let unit = context.connection.session.unit
+                var highlights = document.selections[context.connection.id, default: []].sorted()
+                    .map { document.sentences[$0].content }
+                if let number = request.value(for: "sentence") {
+                    highlights.append(try document.sentence(number: number).content)
+                }
+                let caret = try request.value(for: "caret").map {
+                    try document.utf16Offset(fromWire: $0, unit: unit, name: "caret")
+                }
+                let svg = Array(layout.renderSVG(SVGOptions(
+                    sentences: document.sentences.map(\.content), highlights: highlights, caret: caret,
+                    showLineBoxes: boxes)).utf8)
+                return Reply(
+                    "RENDER bytes=\(svg.count) width=\(Wire.number(layout.spec.width)) height=\(Wire.number(layout.height))",
+                    lines: [.literal(svg)])
+            }
+        })
+
     /// `id=… width=… size=… font="…" requested="…" substituted=… lines=… height=…`
     func viewFacts(_ document: Document, layout: TextLayout) -> String {
         let resolution = layout.shaped.resolution
