@@ -115,7 +115,7 @@ struct ShapingSession {
             let start = Int(analysis.graphemeStarts[g])
             let end = Int(analysis.graphemeStarts[g + 1])
             let scalar = Self.scalar(in: text, at: start, end: end)
-            let script = lc_script(scalar)
+            let script = Self.script(of: scalar)
             let isCommon = script <= 1 // Common, Inherited, or unknown
             let level = analysis.levels.isEmpty ? 0 : analysis.levels[g]
             let font = chooseFont(
@@ -265,6 +265,19 @@ struct ShapingSession {
         let value = lc_script_code(script).map { hb_script_from_string($0, -1) } ?? HB_SCRIPT_UNKNOWN
         if cacheable { hbScripts[Int(script)] = value }
         return value
+    }
+
+    /// ICU script code (UScriptCode) of a scalar; the commonest blocks are
+    /// answered from Unicode's Scripts.txt without a call into ICU.
+    @inline(__always)
+    static func script(of scalar: UInt32) -> Int32 {
+        switch scalar {
+        case 0x41...0x5A, 0x61...0x7A: return 25 // USCRIPT_LATIN
+        case 0x00...0x7F: return 0 // USCRIPT_COMMON (ASCII non-letters)
+        case 0x0400...0x0482: return 8 // USCRIPT_CYRILLIC
+        case 0xAC00...0xD7A3: return 18 // USCRIPT_HANGUL (syllables)
+        default: return lc_script(scalar)
+        }
     }
 
     /// Spaces (hanging or not, e.g. U+00A0) and controls: what Pango calls
