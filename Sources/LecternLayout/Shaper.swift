@@ -41,16 +41,27 @@ public final class Shaper: @unchecked Sendable {
     /// covers get the primary font's `.notdef` advance.
     /// - Complexity: O(n) in the text length, dominated by HarfBuzz.
     public func shape(utf16 text: [UInt16], spec: FontSpec) -> ShapedText {
+        shape(utf16: text, spec: spec, reusing: nil)
+    }
+
+    /// Shapes an edited text, copying every paragraph whose text is unchanged
+    /// from `previous` (shaped for the same spec) instead of shaping it
+    /// again: an edit to one paragraph of a long document reshapes only that
+    /// paragraph. The result equals `shape(utf16:spec:)` (shaping is
+    /// paragraph-local). `previous` for another spec is ignored.
+    /// - Complexity: O(n) segmentation and hashing, plus shaping of the changed paragraphs.
+    public func shape(utf16 text: [UInt16], spec: FontSpec, reusing previous: ShapedText?) -> ShapedText {
         let resolution = catalog.resolve(spec)
         var session = ShapingSession(catalog: catalog, resolution: resolution, count: text.count)
         let analysis = text.withUnsafeBufferPointer { buffer in
             let analysis = TextAnalysis(text: buffer, iterators: iterators)
-            session.shapeAll(text: buffer, analysis: analysis)
+            session.shapeAll(text: buffer, analysis: analysis, reusing: previous)
             return analysis
         }
         lock.lock()
         counters.textsShaped += 1
-        counters.runsShaped += session.runs.count
+        counters.runsShaped += session.runs.count - session.runsReused
+        counters.paragraphsReused += session.paragraphsReused
         lock.unlock()
         return ShapedText(
             text: text, resolution: resolution, fonts: session.fonts, runs: session.runs,

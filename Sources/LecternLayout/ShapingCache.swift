@@ -9,7 +9,9 @@
 /// let layout = cache.layout(LayoutSpec(font: FontSpec(family: "DejaVu Sans"), width: 320, fontSize: 17))
 /// ```
 ///
-/// An edit makes a new text, hence a new cache. Confined to one thread (the
+/// An edit makes a new text, hence a new cache: pass the old one as
+/// `reusing:` and each font spec's first shaping copies the unchanged
+/// paragraphs instead of shaping them again. Confined to one thread (the
 /// loop thread); to shape off the loop, call `Shaper.shape` on the worker
 /// and hand the result to `insert(_:)`.
 ///
@@ -19,16 +21,21 @@ public final class ShapingCache {
     public let text: [UInt16]
     public let shaper: Shaper
     private var entries: [FontSpec: ShapedText] = [:]
+    /// Results for the text before an edit, used once per spec, then dropped.
+    private var previousEntries: [FontSpec: ShapedText]
 
-    public init(text: [UInt16], shaper: Shaper) {
+    /// - Parameter previous: the cache of the text before an edit, if any.
+    public init(text: [UInt16], shaper: Shaper, reusing previous: ShapingCache? = nil) {
         self.text = text
         self.shaper = shaper
+        previousEntries = previous.map { $0.entries.merging($0.previousEntries) { current, _ in current } } ?? [:]
     }
 
-    /// The text shaped for `spec`, shaping it on first use.
+    /// The text shaped for `spec`, shaping it on first use (copying the
+    /// paragraphs unchanged since the previous cache's text).
     public func shaped(for spec: FontSpec) -> ShapedText {
         if let cached = entries[spec] { return cached }
-        let shaped = shaper.shape(utf16: text, spec: spec)
+        let shaped = shaper.shape(utf16: text, spec: spec, reusing: previousEntries.removeValue(forKey: spec))
         entries[spec] = shaped
         return shaped
     }
@@ -49,8 +56,11 @@ public final class ShapingCache {
         TextLayout(shaped: shaped(for: spec.font), spec: spec, attachments: attachments)
     }
 
-    /// Drops every cached result (e.g. under memory pressure).
-    public func removeAll() { entries.removeAll() }
+    /// Drops every cached result, and those kept from before an edit (e.g. under memory pressure).
+    public func removeAll() {
+        entries.removeAll()
+        previousEntries.removeAll()
+    }
 }
 
 @available(*, unavailable)

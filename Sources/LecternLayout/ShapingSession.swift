@@ -9,6 +9,9 @@ struct ShapingSession {
     var fonts: [Font]
     var runs: [ShapedRun] = []
     var advances: [Float] = []
+    /// Paragraphs, and their runs, copied from a previous result instead of shaped.
+    private(set) var paragraphsReused = 0
+    private(set) var runsReused = 0
     private var fontIndexByIdentity: [ObjectIdentifier: Int] = [:]
     /// Direct-mapped cache of fallback choices: slot `scalar % size` holds
     /// (scalar, font index + 1); 0 marks an empty slot.
@@ -38,19 +41,63 @@ struct ShapingSession {
         isClusterStart = [Bool](repeating: false, count: count)
     }
 
-    mutating func shapeAll(text: UnsafeBufferPointer<UInt16>, analysis: TextAnalysis) {
+    /// Shapes every paragraph, or copies it from `previous` when `previous`
+    /// (shaped for the same spec) has a paragraph with exactly the same text:
+    /// shaping is paragraph-local (HarfBuzz sees no context across a
+    /// paragraph separator), so the copy equals what shaping would produce.
+    mutating func shapeAll(text: UnsafeBufferPointer<UInt16>, analysis: TextAnalysis, reusing previous: ShapedText?) {
         advances = [Float](repeating: 0, count: analysis.graphemeCount)
         guard let buffer = hb_buffer_create() else { return }
         defer { hb_buffer_destroy(buffer) }
+        let reusable = previous.flatMap { $0.resolution.spec == resolution.spec ? Self.paragraphsByText($0) : nil }
         for paragraph in analysis.paragraphs {
+            let start = Int(analysis.graphemeStarts[paragraph.graphemes.lowerBound])
+            let end = Int(analysis.graphemeStarts[paragraph.graphemes.upperBound])
+            if let previous, let reusable, !paragraph.graphemes.isEmpty,
+               let index = reusable[ArraySlice(UnsafeBufferPointer(rebasing: text[start..<end]))],
+               copy(paragraph: index, of: previous, to: paragraph.graphemes) {
+                paragraphsReused += 1
+                continue
+            }
             for (run, script) in itemize(paragraph.graphemes, text: text, analysis: analysis) {
-                shape(run, script: script, text: text, analysis: analysis, buffer: buffer)
+                shape(run, script: script, text: text, paragraph: start..<end, analysis: analysis, buffer: buffer)
             }
         }
         for g in 0..<analysis.graphemeCount
         where !analysis.flags[g].isDisjoint(with: [.paragraphSeparator, .lineSeparator]) {
             advances[g] = 0
         }
+    }
+
+    /// Each non-empty paragraph's text → its index (the first, for repeated paragraphs).
+    private static func paragraphsByText(_ shaped: ShapedText) -> [ArraySlice<UInt16>: Int] {
+        var table: [ArraySlice<UInt16>: Int] = [:]
+        for (index, paragraph) in shaped.paragraphs.enumerated() where !paragraph.graphemes.isEmpty {
+            let start = Int(shaped.graphemeStarts[paragraph.graphemes.lowerBound])
+            let end = Int(shaped.graphemeStarts[paragraph.graphemes.upperBound])
+            if table[shaped.text[start..<end]] == nil { table[shaped.text[start..<end]] = index }
+        }
+        return table
+    }
+
+    /// Copies paragraph `index` of `previous` (same text) onto `graphemes`:
+    /// advances and runs, shifted; fonts re-registered. False when the
+    /// grapheme counts differ (never for equal text; checked defensively).
+    private mutating func copy(paragraph index: Int, of previous: ShapedText, to graphemes: Range<Int>) -> Bool {
+        let old = previous.paragraphs[index].graphemes
+        guard old.count == graphemes.count else { return false }
+        let shift = graphemes.lowerBound - old.lowerBound
+        for g in old { advances[g + shift] = previous.advances[g] }
+        var r = previous.runIndex(containingGrapheme: old.lowerBound)
+        while r < previous.runs.count, previous.runs[r].graphemes.lowerBound < old.upperBound {
+            let run = previous.runs[r]
+            runs.append(ShapedRun(
+                graphemes: (run.graphemes.lowerBound + shift)..<(run.graphemes.upperBound + shift),
+                fontIndex: register(previous.fonts[run.fontIndex]), level: run.level))
+            runsReused += 1
+            r += 1
+        }
+        return true
     }
 
     /// Cuts graphemes into maximal runs of one font, script and level.
@@ -68,7 +115,7 @@ struct ShapingSession {
             let start = Int(analysis.graphemeStarts[g])
             let end = Int(analysis.graphemeStarts[g + 1])
             let scalar = Self.scalar(in: text, at: start, end: end)
-            let script = lc_script(scalar)
+            let script = Self.script(of: scalar)
             let isCommon = script <= 1 // Common, Inherited, or unknown
             let level = analysis.levels.isEmpty ? 0 : analysis.levels[g]
             let font = chooseFont(
@@ -145,10 +192,10 @@ struct ShapingSession {
     }
 
     /// Shapes one run with HarfBuzz and turns glyph advances into grapheme
-    /// advances. Clusters are UTF-16 offsets into the whole text (the text is
-    /// handed to HarfBuzz whole, so shaping sees context across run edges).
+    /// advances. HarfBuzz gets the whole paragraph as context, so shaping
+    /// sees across run edges but never across paragraphs.
     private mutating func shape(
-        _ run: ShapedRun, script: Int32, text: UnsafeBufferPointer<UInt16>,
+        _ run: ShapedRun, script: Int32, text: UnsafeBufferPointer<UInt16>, paragraph: Range<Int>,
         analysis: TextAnalysis, buffer: OpaquePointer
     ) {
         runs.append(run)
@@ -156,7 +203,11 @@ struct ShapingSession {
         let unitEnd = Int(analysis.graphemeStarts[run.graphemes.upperBound])
         let font = fonts[run.fontIndex]
         hb_buffer_clear_contents(buffer)
-        hb_buffer_add_utf16(buffer, text.baseAddress, Int32(text.count), UInt32(unitStart), Int32(unitEnd - unitStart))
+        // The paragraph is the context HarfBuzz sees around the run (for
+        // joining and contextual forms); clusters are relative to its start.
+        hb_buffer_add_utf16(
+            buffer, text.baseAddress.map { $0 + paragraph.lowerBound }, Int32(paragraph.count),
+            UInt32(unitStart - paragraph.lowerBound), Int32(unitEnd - unitStart))
         hb_buffer_set_direction(buffer, run.level & 1 == 1 ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)
         if script > 1 { hb_buffer_set_script(buffer, hbScript(script)) }
         hb_buffer_guess_segment_properties(buffer)
@@ -170,7 +221,7 @@ struct ShapingSession {
             isClusterStart.withUnsafeMutableBufferPointer { isClusterStart in
                 advances.withUnsafeMutableBufferPointer { advances in
                     for i in 0..<Int(count) {
-                        let cluster = Int(infos[i].cluster)
+                        let cluster = paragraph.lowerBound + Int(infos[i].cluster)
                         guard cluster >= unitStart, cluster < unitEnd else { continue }
                         unitAdvance[cluster] += Float(positions[i].x_advance) * scale
                         isClusterStart[cluster] = true
@@ -214,6 +265,19 @@ struct ShapingSession {
         let value = lc_script_code(script).map { hb_script_from_string($0, -1) } ?? HB_SCRIPT_UNKNOWN
         if cacheable { hbScripts[Int(script)] = value }
         return value
+    }
+
+    /// ICU script code (UScriptCode) of a scalar; the commonest blocks are
+    /// answered from Unicode's Scripts.txt without a call into ICU.
+    @inline(__always)
+    static func script(of scalar: UInt32) -> Int32 {
+        switch scalar {
+        case 0x41...0x5A, 0x61...0x7A: return 25 // USCRIPT_LATIN
+        case 0x00...0x7F: return 0 // USCRIPT_COMMON (ASCII non-letters)
+        case 0x0400...0x0482: return 8 // USCRIPT_CYRILLIC
+        case 0xAC00...0xD7A3: return 18 // USCRIPT_HANGUL (syllables)
+        default: return lc_script(scalar)
+        }
     }
 
     /// Spaces (hanging or not, e.g. U+00A0) and controls: what Pango calls

@@ -7,4 +7,6 @@ public struct ShapingStatistics: Hashable, Sendable {
     public var textsShaped = 0
     /// HarfBuzz `hb_shape` calls made (one per run).
     public var runsShaped = 0
+    /// Paragraphs copied from a previous result (`Shaper.shape(utf16:spec:reusing:)`).
+    public var paragraphsReused = 0
 }

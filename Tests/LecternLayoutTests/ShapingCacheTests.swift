@@ -25,3 +25,15 @@ import Testing
         #expect(cache.contains(Fixtures.dejaVu))
     }
 }
+
+@Suite struct ShapingCacheEditTests {
+    @Test func cacheOfAnEditedTextReusesUnchangedParagraphs() {
+        let shaper = Shaper(catalog: Fixtures.catalog)
+        let before = ShapingCache(text: ParagraphReuseTests.document(), shaper: shaper)
+        _ = before.layout(LayoutSpec(font: Fixtures.dejaVu, width: 200, fontSize: 17))
+        let after = ShapingCache(text: ParagraphReuseTests.document(editing: 3), shaper: shaper, reusing: before)
+        _ = after.layout(LayoutSpec(font: Fixtures.dejaVu, width: 200, fontSize: 17))
+        #expect(shaper.statistics.paragraphsReused == 19)
+        #expect(shaper.statistics.textsShaped == 2)
+    }
+}

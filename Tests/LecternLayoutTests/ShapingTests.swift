@@ -1,5 +1,6 @@
 import Testing
 @testable import LecternLayout
+import CICU
 
 @Suite struct ShapingTests {
     @Test func ligatureAdvanceIsSharedByItsGraphemes() {
@@ -15,5 +16,16 @@ import Testing
         let shaped = Fixtures.shaper.shape("e\u{301}👍🏽🇰🇷\r\n각", spec: Fixtures.dejaVu)
         #expect((0..<shaped.graphemeCount).map(shaped.graphemeRange) == [0..<2, 2..<6, 6..<10, 10..<12, 12..<13])
         #expect(shaped.graphemeIndex(containing: 3) == 1 && shaped.graphemeBoundary(atOrBefore: 9) == 6)
+    }
+}
+
+@Suite struct ScriptFastPathTests {
+    @Test func agreesWithICU() {
+        let ranges: [ClosedRange<UInt32>] = [0x00...0x7F, 0x0400...0x0482, 0xAC00...0xD7A3]
+        for range in ranges {
+            for scalar in range {
+                #expect(ShapingSession.script(of: scalar) == lc_script(scalar), "U+\(String(scalar, radix: 16))")
+            }
+        }
     }
 }
