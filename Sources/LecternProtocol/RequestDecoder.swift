@@ -38,12 +38,18 @@ public struct RequestDecoder: Sendable {
     }
 
     public let maximumPayloadLength: Int
+    /// How the most recent item was framed (its reply is framed the same way).
+    public private(set) var lastFraming = Request.Framing.line
     private var lines: LineDecoder
     private var state = State.line
     private var failed = false
 
     private enum State: Sendable {
         case line
+        /// Reading a RESP array request: the elements so far, how many remain.
+        case respArray(elements: [[UInt8]], remaining: Int)
+        /// Reading one RESP bulk string of `length` bytes (plus CRLF).
+        case respBulk(elements: [[UInt8]], remaining: Int, length: Int)
         case literal(Request, count: Int)
         /// Skipping an oversized literal; `remaining` bytes to drop.
         case skippingLiteral(remaining: Int)
@@ -70,11 +76,56 @@ public struct RequestDecoder: Sendable {
         while !failed {
             switch state {
             case .line:
+                if lines.peekByte(at: 0) == UInt8(ascii: "*") {
+                    lastFraming = .resp
+                    guard let line = nextLine() else { return nil }
+                    switch line {
+                    case .failure(let item): return item
+                    case .line(let header):
+                        let count: Int
+                        do { count = try RESP.arrayLength(header) } catch { return respFailure(error) }
+                        if count <= 0 { continue }  // Redis ignores empty arrays
+                        state = .respArray(elements: [], remaining: count)
+                    }
+                    continue
+                }
                 guard let line = nextLine() else { return nil }
+                lastFraming = .line
                 switch line {
                 case .failure(let item): return item
                 case .line(let bytes):
                     if let item = decodeRequestLine(bytes) { return item }
+                }
+
+            case .respArray(let elements, let remaining):
+                guard let line = nextLine() else { return nil }
+                switch line {
+                case .failure(let item): return item
+                case .line(let header):
+                    let length: Int
+                    do { length = try RESP.bulkLength(header, limit: maximumPayloadLength) } catch { return respFailure(error) }
+                    state = .respBulk(elements: elements, remaining: remaining, length: length)
+                }
+
+            case .respBulk(var elements, let remaining, let length):
+                guard lines.bufferedByteCount >= length + 2 else { return nil }
+                guard let bytes = lines.nextBytes(count: length), let ending = lines.nextBytes(count: 2),
+                    ending.elementsEqual([0x0D, 0x0A])
+                else {
+                    return respFailure(ProtocolError(.syntax, "RESP protocol error: a bulk string must end with CRLF; closing"))
+                }
+                elements.append(Array(bytes))
+                if remaining > 1 {
+                    state = .respArray(elements: elements, remaining: remaining - 1)
+                    continue
+                }
+                state = .line
+                do {
+                    return .request(try RESP.request(from: elements))
+                } catch let error as ProtocolError {
+                    return .failure(error, tag: nil, closesConnection: false)
+                } catch {
+                    continue
                 }
 
             case .literal(var request, let count):
@@ -192,6 +243,15 @@ public struct RequestDecoder: Sendable {
             return nil
         }
         return .request(request)
+    }
+
+    /// A malformed RESP request: one error, then the stream is abandoned
+    /// (as Redis does: its framing cannot be trusted any more).
+    private mutating func respFailure(_ error: Error) -> Item {
+        failed = true
+        let protocolError = (error as? ProtocolError)
+            ?? ProtocolError(.syntax, "RESP protocol error; closing")
+        return .failure(protocolError, tag: nil, closesConnection: true)
     }
 
     /// `{N}` → N; `{garbage}` → .some(nil); anything else → nil.
