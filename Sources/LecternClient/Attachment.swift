@@ -1,0 +1,35 @@
+// Attachment.swift: inline boxes in the text flow, from ATTACH.
+
+/// Where an inline attachment goes.
+public enum AttachmentPosition: Hashable, Sendable {
+    /// At an offset in the connection's unit (a character boundary).
+    case offset(Int)
+    /// Glued to the end of the text, following it when the text changes.
+    case end
+
+    var wire: String {
+        switch self {
+        case .offset(let offset): return String(offset)
+        case .end: return "end"
+        }
+    }
+}
+
+/// ATTACH's reply: `OK ATTACH name=anim offset=62 rect=69.5,59.37,30,30 line=3`.
+public struct AttachmentPlacement: Hashable, Sendable {
+    /// The attachment's name.
+    public var name: String
+    /// Its offset in the text.
+    public var offset: Int
+    /// Its box in this connection's view, when it has one.
+    public var rect: Rect?
+    /// The line it landed on, when this connection has a view.
+    public var line: Int?
+
+    init(_ fields: ReplyFields) throws {
+        name = try fields.string("name")
+        offset = try fields.int("offset")
+        rect = fields.has("rect") ? try fields.rect("rect") : nil
+        line = fields.has("line") ? try fields.int("line") : nil
+    }
+}

@@ -1,0 +1,69 @@
+// Sentence.swift: one row of a document's sentence table.
+
+/// A sentence: `sentence 0 range=0..35 content=0..34 paragraph=0 text="…"`.
+public struct Sentence: Hashable, Sendable {
+    /// Its number, from 0 in text order.
+    public var number: Int
+    /// The sentence with the whitespace after it; the ranges of all
+    /// sentences tile the text.
+    public var range: Range<Int>
+    /// The sentence without that whitespace: what highlights cover.
+    public var content: Range<Int>
+    /// The paragraph it belongs to, from 0.
+    public var paragraph: Int
+    /// The content's text.
+    public var text: String
+
+    init(_ fields: ReplyFields) throws {
+        guard try fields.word(at: 0) == "sentence" else { throw fields.malformed("not a sentence line") }
+        number = try fields.int(at: 1)
+        range = try fields.range("range")
+        content = try fields.range("content")
+        paragraph = try fields.int("paragraph")
+        text = try fields.string("text")
+    }
+}
+
+/// A sentence with its highlight in this connection's view: one rect per
+/// line fragment of its content (never one bounding box), and the outline
+/// of their union. Both are empty when the connection has no view (SELECTION).
+public struct Highlight: Hashable, Sendable {
+    public var sentence: Sentence
+    /// One rect per line fragment, in line order.
+    public var rects: [Rect]
+    /// The union's border, for a dashed "marching ants" outline.
+    public var outline: Outline
+
+    /// Reads the three data lines `sentence …`, `rects …`, `outline …`
+    /// (rects and outline may be absent) from the front of `lines`.
+    static func take(from lines: inout ArraySlice<ReplyFields>) throws -> Highlight {
+        guard let first = lines.first else { throw LecternError.malformedReply("expected a sentence data line") }
+        lines.removeFirst()
+        var highlight = Highlight(sentence: try Sentence(first), rects: [], outline: Outline(polygons: []))
+        if let line = lines.first, line.positional.first == "rects" {
+            lines.removeFirst()
+            guard let rects = WireValue.rects(try line.word(at: 1)) else { throw line.malformed("bad rects") }
+            highlight.rects = rects
+        }
+        if let line = lines.first, line.positional.first == "outline" {
+            lines.removeFirst()
+            guard let outline = Outline(wire: try line.word(at: 1)) else { throw line.malformed("bad outline") }
+            highlight.outline = outline
+        }
+        return highlight
+    }
+
+    /// All the highlights of a reply's data lines.
+    static func all(in lines: [ReplyFields]) throws -> [Highlight] {
+        var rest = lines[...]
+        var highlights: [Highlight] = []
+        while !rest.isEmpty { highlights.append(try take(from: &rest)) }
+        return highlights
+    }
+
+    /// The single highlight of a TAP, RECTS or SELECT reply.
+    static func one(in lines: [ReplyFields]) throws -> Highlight {
+        guard let highlight = try all(in: lines).first else { throw LecternError.malformedReply("expected a sentence") }
+        return highlight
+    }
+}
