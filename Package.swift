@@ -5,6 +5,8 @@ import PackageDescription
 
 let package = Package(
     name: "Lectern",
+    // For LecternClient on Apple platforms (Duration, Clock); Linux ignores this.
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
     products: [
         .executable(name: "lecternd", targets: ["lecternd"]),
         .library(name: "LecternClient", targets: ["LecternClient"]),
@@ -55,11 +57,18 @@ let package = Package(
         .executableTarget(name: "lecternd", dependencies: ["LecternServer"]),
         .executableTarget(name: "store-crash-helper", dependencies: ["LecternStore"]),
 
+        .executableTarget(name: "lectern-example", dependencies: ["LecternClient"], path: "examples/lectern-example"),
+
         // MARK: Tests
 
         .testTarget(name: "LecternTextTests", dependencies: ["LecternText"]),
         .testTarget(name: "LecternLayoutTests", dependencies: ["LecternLayout"]),
         .testTarget(name: "LecternProtocolTests", dependencies: ["LecternProtocol"]),
+        .testTarget(
+            name: "LecternClientTests",
+            // lecternd: the SDK is tested against a live daemon, built beside the tests.
+            dependencies: ["LecternClient", "lecternd"]
+        ),
         .testTarget(name: "LecternStoreTests", dependencies: ["LecternStore"]),
         .testTarget(
             name: "LecternServerTests",

@@ -76,6 +76,9 @@ public final class LecternConnection: @unchecked Sendable {
         /// Set by close() and QUIT: the end of the stream is expected.
         var closing = false
         var closedError: LecternError?
+        /// An `ERR` that answered no request (MAXCLIENTS): why the daemon is
+        /// about to close the connection.
+        var unsolicitedError: LecternError?
         var session = Session()
         var hello: Hello?
         var units = OffsetUnit.utf16
@@ -260,7 +263,10 @@ public final class LecternConnection: @unchecked Sendable {
             let number = tag.flatMap { Int($0.dropFirst()) }
             guard let key = number.flatMap({ state.pending[$0] != nil ? $0 : nil }) ?? state.pending.keys.min(),
                 let pending = state.pending.removeValue(forKey: key)
-            else { return nil }
+            else {
+                if case .failure(let error) = result { state.unsolicitedError = error }
+                return nil
+            }
             var response = result.map { Response(reply: $0, stream: nil) }
             if pending.opensStream, case .success(let reply) = result {
                 response = openStream(for: reply, in: &state, abandoned: pending.continuation == nil)
@@ -335,7 +341,8 @@ public final class LecternConnection: @unchecked Sendable {
         let outcome = withLock { state -> (pending: [Pending], streams: [AsyncThrowingStream<TypewriterEvent, Error>.Continuation], reconnect: Bool, failure: LecternError)? in
             guard state.transport?.generation == generation else { return nil }
             state.transport = nil
-            let failure = state.closing ? LecternError.closed : error
+            let failure = state.closing ? LecternError.closed : state.unsolicitedError ?? error
+            state.unsolicitedError = nil
             let pending = Array(state.pending.values)
             state.pending = [:]
             let streams = Array(state.streams.values)

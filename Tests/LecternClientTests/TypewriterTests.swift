@@ -1,0 +1,128 @@
+// TypewriterTests.swift: TYPE streams and their controls, against a live daemon.
+//
+// Written against PROTOCOL.md's TYPE section. A daemon built before TYPE
+// exists answers ERR UNKNOWN, which these tests then check instead.
+
+import Testing
+@testable import LecternClient
+
+@Suite struct TypewriterTests {
+    /// Whether the daemon has the typewriter commands; if not, checks that
+    /// TYPE is refused with UNKNOWN and returns false.
+    func daemonTypes(_ lectern: LecternConnection) async throws -> Bool {
+        if try await lectern.help().contains(where: { $0.hasPrefix("TYPE ") }) { return true }
+        await #expect(throws: LecternError.self) { _ = try await lectern.type("doc") }
+        do {
+            _ = try await lectern.type("doc")
+        } catch let error as LecternError {
+            #expect(error.code == .unknownCommand)
+        }
+        return false
+    }
+
+    @Test func ticksRevealGraphemesUntilDone() async throws {
+        let daemon = try LiveDaemon()
+        let lectern = try await daemon.connect()
+        let text = "Hi 👍🏽. 한국."
+        try await lectern.put("doc", text: text, language: "en")
+        guard try await daemonTypes(lectern) else { return }
+        try await lectern.view("doc", ViewOptions(width: 300))
+        let reveal = try await lectern.type("doc", TypewriterOptions(pace: .interval(milliseconds: 2), follow: true))
+        #expect(reveal.total == text.utf16.count)
+        #expect(reveal.graphemes == text.count)
+        #expect(reveal.interval == 2)
+        var ends: [Int] = []
+        var sentences: [Int] = []
+        var done: (end: Int, graphemes: Int)?
+        for try await event in reveal {
+            switch event {
+            case .tick(let tick):
+                ends.append(tick.end)
+                #expect(tick.caret != nil)
+                // Never half a character: every end is a boundary of the text.
+                #expect(text.index(atOffset: tick.end, in: .utf16) != nil)
+            case .sentence(let number, _, let rects, _):
+                sentences.append(number)
+                #expect(!rects.isEmpty)
+            case .done(let end, let graphemes):
+                done = (end, graphemes)
+            case .restart:
+                Issue.record("no restart expected")
+            }
+        }
+        #expect(ends == ends.sorted())
+        #expect(ends.last == text.utf16.count)
+        #expect(sentences == [0, 1])
+        #expect(done?.end == text.utf16.count)
+        #expect(done?.graphemes == text.count)
+    }
+
+    @Test func pauseResumeSeekSpeedAndStop() async throws {
+        let daemon = try LiveDaemon()
+        let lectern = try await daemon.connect()
+        try await lectern.put("doc", text: String(repeating: "Slow text. ", count: 20))
+        guard try await daemonTypes(lectern) else { return }
+        let reveal = try await lectern.type("doc", TypewriterOptions(pace: .interval(milliseconds: 1_000)))
+        let paused = try await reveal.pause()
+        #expect(paused.stream == reveal.id)
+        #expect(try await reveal.resume().stream == reveal.id)
+        #expect(try await reveal.seek(to: 11).end == 11)
+        #expect(try await reveal.setPace(.interval(milliseconds: 500)) == 500)
+        #expect(try await reveal.stop().stream == reveal.id)
+        var events: [TypewriterEvent] = []
+        for try await event in reveal { events.append(event) }
+        #expect(!events.contains { if case .done = $0 { return true } else { return false } })
+        await #expect(throws: LecternError.self) { try await lectern.pause(stream: reveal.id) }
+        do {
+            try await lectern.pause(stream: reveal.id)
+        } catch let error as LecternError {
+            #expect(error.code == .noStream)
+        }
+    }
+
+    /// Cancelling the task that consumes a stream sends STOP: the stream is
+    /// gone from the daemon (PAUSE says NOSTREAM).
+    @Test func cancellingTheConsumerStopsTheStream() async throws {
+        let daemon = try LiveDaemon()
+        let lectern = try await daemon.connect()
+        try await lectern.put("doc", text: String(repeating: "Endless text. ", count: 50))
+        guard try await daemonTypes(lectern) else { return }
+        let reveal = try await lectern.type("doc", TypewriterOptions(pace: .interval(milliseconds: 5)))
+        let consumer = Task {
+            var ticks = 0
+            for try await case .tick in reveal { ticks += 1 }
+            return ticks
+        }
+        try await Task.sleep(for: .milliseconds(100))
+        consumer.cancel()
+        _ = await consumer.result
+        var stopped = false
+        for _ in 0..<100 where !stopped {
+            do {
+                try await lectern.pause(stream: reveal.id)
+                try await Task.sleep(for: .milliseconds(10))
+                try await lectern.resume(stream: reveal.id)
+            } catch let error as LecternError where error.code == .noStream {
+                stopped = true
+            }
+        }
+        #expect(stopped)
+    }
+
+    @Test func aPutRestartsTheStream() async throws {
+        let daemon = try LiveDaemon()
+        let lectern = try await daemon.connect()
+        try await lectern.put("doc", text: "First text, rather long for a while.")
+        guard try await daemonTypes(lectern) else { return }
+        let reveal = try await lectern.type("doc", TypewriterOptions(pace: .interval(milliseconds: 20)))
+        var restarted: (total: Int, graphemes: Int)?
+        for try await event in reveal {
+            if case .tick(let tick) = event, tick.end >= 3, restarted == nil {
+                try await lectern.put("doc", text: "New.")
+            }
+            if case .restart(let total, let graphemes) = event { restarted = (total, graphemes) }
+        }
+        #expect(restarted?.total == 4)
+        #expect(restarted?.graphemes == 4)
+    }
+}
