@@ -36,6 +36,8 @@ final class Document {
     /// Each connection's selected sentence numbers (SELECT), by connection
     /// id; dropped when the text changes, since numbers then mean other sentences.
     var selections: [UInt64: Set<Int>] = [:]
+    /// Typewriter streams revealing this document, by stream id.
+    var streams: [Int: TypewriterStream] = [:]
 
     private var shapedByFont: [FontSpec: ShapedText] = [:]
     private var layoutsBySpec: [LayoutSpec: TextLayout] = [:]
@@ -43,25 +45,24 @@ final class Document {
     /// cost of laying out again.
     static let maximumCachedLayouts = 32
 
-    init(id: String, content: DocumentContent, revision: Int) {
+    init(id: String, content: DocumentContent, revision: Int, attachments: [DocumentAttachment] = []) {
         self.id = id
         self.text = content.text
         self.sentences = content.sentences
         self.requestedLanguage = content.requestedLanguage
         self.mode = content.mode
         self.revision = revision
+        self.attachments = content.adjusted(attachments)
     }
 
     /// Replaces the text (PUT, COPY/MOVE). Attachments stay, moved to the
     /// nearest grapheme boundary within the new text.
     func replace(with content: DocumentContent) {
+        attachments = content.adjusted(attachments)
         text = content.text
         sentences = content.sentences
         requestedLanguage = content.requestedLanguage
         mode = content.mode
-        for index in attachments.indices where !attachments[index].atEnd {
-            attachments[index].offset = graphemeBoundary(atOrBefore: attachments[index].offset)
-        }
         didChange()
     }
 
@@ -99,13 +100,7 @@ final class Document {
     }
 
     /// The last grapheme boundary at or before a UTF-16 offset (clamped to the text).
-    func graphemeBoundary(atOrBefore offset: Int) -> Int {
-        var candidate = min(max(0, offset), text.utf16.count)
-        while candidate > 0, (try? text.indexMap.offset(ofUTF16: candidate, in: .grapheme)) == nil {
-            candidate -= 1
-        }
-        return candidate
-    }
+    func graphemeBoundary(atOrBefore offset: Int) -> Int { text.graphemeBoundary(atOrBefore: offset) }
 
     // MARK: Layout caches
 

@@ -100,11 +100,17 @@ extension Server {
                 let server = context.server
                 let document = try server.documents.require(Wire.documentID(context.arguments[0]))
                 let name = context.arguments[1]
-                guard document.removeAttachment(named: name) else {
-                    throw ProtocolError(.noAttachment, "'\(document.id)' has no attachment '\(name)'")
+                let id = document.id
+                guard document.attachments.contains(where: { $0.name == name }) else {
+                    throw ProtocolError(.noAttachment, "'\(id)' has no attachment '\(name)'")
                 }
-                server.documentDidChange(document, by: context.connection, created: false, textChanged: false)
-                return .reply(Reply("DETACH name=\(name)"))
+                return try server.commit(context, store: { _ = try $0.removeAttachment(named: name, documentID: id) }) {
+                    guard document.removeAttachment(named: name) else {
+                        throw ProtocolError(.noAttachment, "'\(id)' has no attachment '\(name)'")
+                    }
+                    server.documentDidChange(document, by: context.connection, created: false, textChanged: false)
+                    return Reply("DETACH name=\(name)")
+                }
             }),
     ]
 
@@ -165,12 +171,15 @@ extension Server {
         if isNew && document.attachments.count >= Server.maximumAttachmentsPerDocument {
             throw ProtocolError(.tooMany, "a document holds at most \(Server.maximumAttachmentsPerDocument) attachments")
         }
-        document.setAttachment(DocumentAttachment(
-            name: name, offset: offset, atEnd: atEnd, width: width, height: height, baseline: baseline))
-        documentDidChange(document, by: context.connection, created: false, textChanged: false)
-        let facts = "ATTACH name=\(name) offset=\(document.wireOffset(offset, unit: unit))"
-        guard let view = context.connection.session.views[document.id] else { return .reply(Reply(facts)) }
-        return try layouts.withLayout(document, spec: view.spec, context: context) { layout in
+        let attachment = DocumentAttachment(
+            name: name, offset: offset, atEnd: atEnd, width: width, height: height, baseline: baseline)
+        let id = document.id
+        return try commit(context, store: { _ = try $0.setAttachment(attachment.record, documentID: id) }) { [unowned self] in
+            document.setAttachment(attachment)
+            documentDidChange(document, by: context.connection, created: false, textChanged: false)
+            let facts = "ATTACH name=\(name) offset=\(document.wireOffset(offset, unit: unit))"
+            guard let view = context.connection.session.views[id] else { return Reply(facts) }
+            let layout = layouts.layoutNow(document, spec: view.spec)
             guard let index = layout.attachments.firstIndex(where: { $0.name == name }) else { return Reply(facts) }
             let line = layout.lines.firstIndex { $0.attachments.contains(index) } ?? 0
             return Reply(facts + " rect=\(Wire.rect(layout.attachmentFrames[index])) line=\(line)")
