@@ -39,8 +39,16 @@ public enum LecternErrorCode: Hashable, Sendable, CustomStringConvertible {
     case noAttachment
     /// `PAYLOAD`: a literal or heredoc is over the daemon's payload limit.
     case payloadTooLarge
-    /// `NOSTREAM`: no typewriter stream with that number on this connection.
+    /// `NOSTREAM`: no typewriter stream with that number on this connection
+    /// (it may have finished).
     case noStream
+    /// `READONLY`: a write while the daemon's data directory cannot be
+    /// written; nothing changed, reads still work.
+    case readOnly
+    /// `FULL`: a write while the daemon's disk is full; nothing changed.
+    case storageFull
+    /// `STORE`: the daemon's store failed the write otherwise; nothing changed.
+    case storeFailed
     /// A code this SDK does not know, with the word as the daemon sent it.
     case unrecognized(String)
 
@@ -62,7 +70,10 @@ public enum LecternErrorCode: Hashable, Sendable, CustomStringConvertible {
         case ErrorCode.version.rawValue: self = .version
         case ErrorCode.noAttachment.rawValue: self = .noAttachment
         case ErrorCode.payloadTooLarge.rawValue: self = .payloadTooLarge
-        case Self.noStreamWord: self = .noStream
+        case ErrorCode.noStream.rawValue: self = .noStream
+        case ErrorCode.readOnly.rawValue: self = .readOnly
+        case ErrorCode.storeFull.rawValue: self = .storageFull
+        case ErrorCode.store.rawValue: self = .storeFailed
         default: self = .unrecognized(rawValue)
         }
     }
@@ -85,14 +96,13 @@ public enum LecternErrorCode: Hashable, Sendable, CustomStringConvertible {
         case .version: return ErrorCode.version.rawValue
         case .noAttachment: return ErrorCode.noAttachment.rawValue
         case .payloadTooLarge: return ErrorCode.payloadTooLarge.rawValue
-        case .noStream: return Self.noStreamWord
+        case .noStream: return ErrorCode.noStream.rawValue
+        case .readOnly: return ErrorCode.readOnly.rawValue
+        case .storageFull: return ErrorCode.storeFull.rawValue
+        case .storeFailed: return ErrorCode.store.rawValue
         case .unrecognized(let word): return word
         }
     }
 
     public var description: String { rawValue }
-
-    /// PROTOCOL.md's typewriter section uses `NOSTREAM`, which
-    /// LecternProtocol's `ErrorCode` does not define yet.
-    private static let noStreamWord = "NOSTREAM"
 }

@@ -27,6 +27,12 @@ public struct Stats: Hashable, Sendable {
     public var outputPendingMaxBytes: Int
     /// The unsent-output limit that closes a connection (`--output-hard-limit`).
     public var outputHardLimitBytes: Int
+    /// Typewriter streams running.
+    public var streams: Int
+    /// Typewriter ticks sent since start.
+    public var ticksSent: Int
+    /// Ticks held back or replaced because their reader was behind.
+    public var eventsCoalesced: Int
     /// Every figure by its wire name (`uptime_seconds` → `"42"`).
     public var all: [String: String]
 
@@ -55,5 +61,8 @@ public struct Stats: Hashable, Sendable {
         outputPendingBytes = try figure("output_pending_bytes")
         outputPendingMaxBytes = try figure("output_pending_max_bytes")
         outputHardLimitBytes = try figure("output_hard_limit_bytes")
+        streams = try figure("streams")
+        ticksSent = try figure("ticks_sent")
+        eventsCoalesced = try figure("events_coalesced")
     }
 }

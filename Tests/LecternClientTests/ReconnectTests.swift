@@ -5,28 +5,24 @@ import Testing
 @testable import LecternClient
 
 @Suite struct ReconnectTests {
-    /// The daemon restarts on the same port (and, being in-memory, forgets
-    /// its documents): the client reconnects, repeats HELLO with its units,
-    /// runs `prepare` (which PUTs the document again), and restores its
-    /// view and its watch — so LINES and events work without the app
-    /// doing anything else.
+    /// The daemon restarts on the same port with its data directory: the
+    /// client reconnects, repeats HELLO with its units and restores its view
+    /// and its watch, so CARET and events work without the app doing anything.
     @Test func restoresHelloViewAndWatchAfterARestart() async throws {
-        var daemon = try LiveDaemon()
+        let dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("lectern-sdk-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: dataDirectory) }
+        var daemon = try LiveDaemon(arguments: ["--data-dir", dataDirectory])
         let port = daemon.port
-        let text = "I 👍🏽 it. 한국어 좋아요. Done!"
-        let policy = ReconnectPolicy(initialDelay: .milliseconds(50), maximumDelay: .milliseconds(400), maximumAttempts: 100) {
-            lectern in try await lectern.put("doc", text: text, language: "en")
-        }
-        let lectern = try await daemon.connect(reconnect: policy)
+        let lectern = try await daemon.connect(reconnect: ReconnectPolicy(initialDelay: .milliseconds(50), maximumAttempts: 100))
         let states = lectern.connectionEvents()
         try await lectern.hello(name: "phoenix", units: .grapheme)
-        try await lectern.put("doc", text: text, language: "en")
+        try await lectern.put("doc", text: "I 👍🏽 it. 한국어 좋아요. Done!", language: "en")
         try await lectern.view("doc", ViewOptions(width: 400, font: "DejaVu Sans"))
         try await lectern.watch("doc")
         let documentEvents = lectern.events(for: "doc")
 
         daemon.stop()
-        daemon = try LiveDaemon(port: port)
+        daemon = try LiveDaemon(port: port, arguments: ["--data-dir", dataDirectory])
 
         var seen: [ConnectionEvent] = []
         for await event in states {
@@ -37,14 +33,40 @@ import Testing
         #expect(seen.last == .reconnected(failures: []))
         #expect(lectern.isConnected)
         #expect(lectern.hello?.units == .grapheme)
-        #expect(lectern.hello?.server.hasPrefix("lecternd/") == true)
-        // The view is back (CARET needs it), in graphemes (offset 3 is inside 👍🏽 in UTF-16).
+        // The view is back (CARET needs it), in graphemes (3 is inside 👍🏽 in UTF-16).
         #expect(try await lectern.caret("doc", at: 3).line == 0)
         // The watch is back.
         let other = try await daemon.connect()
         try await other.put("doc", text: "Changed after the restart.")
         var iterator = documentEvents.makeAsyncIterator()
         #expect(await iterator.next()?.kind == .changed(revision: 2, sentences: 1))
+    }
+
+    /// A daemon that lost its documents (`--memory`): `prepare` puts the
+    /// document back before the view and watch are restored.
+    @Test func prepareRunsBeforeViewsAndWatchesAreRestored() async throws {
+        var daemon = try LiveDaemon()
+        let port = daemon.port
+        let text = "Kept by the client. Put back on reconnect."
+        let policy = ReconnectPolicy(initialDelay: .milliseconds(50), maximumAttempts: 100) { lectern in
+            try await lectern.put("doc", text: text, language: "en")
+        }
+        let lectern = try await daemon.connect(reconnect: policy)
+        let states = lectern.connectionEvents()
+        try await lectern.put("doc", text: text, language: "en")
+        try await lectern.view("doc", ViewOptions(width: 120))
+        try await lectern.watch("doc")
+
+        daemon.stop()
+        daemon = try LiveDaemon(port: port)
+        for await event in states {
+            if case .reconnected(let failures) = event {
+                #expect(failures.isEmpty)
+                break
+            }
+        }
+        #expect(try await lectern.lines(of: "doc").count > 1)
+        #expect(try await daemon.connect().stats().documents == 1)
     }
 
     /// Without `prepare`, what the new daemon lacks is reported and forgotten.

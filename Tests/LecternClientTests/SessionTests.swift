@@ -33,7 +33,8 @@ import Testing
         let names = Set(try await lectern.help().compactMap { $0.split(separator: " ").first.map(String.init) })
         let sdk: Set = [
             "HELLO", "PING", "HELP", "QUIT", "STATS", "PUT", "GET", "DEL", "LIST", "SENTENCES", "VIEW", "LINES", "TAP",
-            "RECTS", "CARET", "ATTACH", "DETACH", "SELECT", "SELECTION", "CLEAR", "COPY", "MOVE", "WATCH", "UNWATCH",
+            "RECTS", "CARET", "ATTACH", "DETACH", "SELECT", "SELECTION", "CLEAR", "COPY", "MOVE", "WATCH", "UNWATCH", "TYPE", "PAUSE", "RESUME", "SEEK", "SPEED",
+            "STOP",
         ]
         #expect(sdk.isSubset(of: names))
         let ping = try await lectern.help("ping")
@@ -50,6 +51,7 @@ import Testing
         #expect(stats.commandsProcessed >= 2)
         #expect(stats.memoryRSSBytes > 0)
         #expect(stats.outputHardLimitBytes == 67_108_864)
+        #expect(stats.streams == 0)
         #expect(stats.all["version"] == stats.version)
     }
 

@@ -1,31 +1,14 @@
 // TypewriterTests.swift: TYPE streams and their controls, against a live daemon.
-//
-// Written against PROTOCOL.md's TYPE section. A daemon built before TYPE
-// exists answers ERR UNKNOWN, which these tests then check instead.
 
 import Testing
 @testable import LecternClient
 
 @Suite struct TypewriterTests {
-    /// Whether the daemon has the typewriter commands; if not, checks that
-    /// TYPE is refused with UNKNOWN and returns false.
-    func daemonTypes(_ lectern: LecternConnection) async throws -> Bool {
-        if try await lectern.help().contains(where: { $0.hasPrefix("TYPE ") }) { return true }
-        await #expect(throws: LecternError.self) { _ = try await lectern.type("doc") }
-        do {
-            _ = try await lectern.type("doc")
-        } catch let error as LecternError {
-            #expect(error.code == .unknownCommand)
-        }
-        return false
-    }
-
     @Test func ticksRevealGraphemesUntilDone() async throws {
         let daemon = try LiveDaemon()
         let lectern = try await daemon.connect()
         let text = "Hi 👍🏽. 한국."
         try await lectern.put("doc", text: text, language: "en")
-        guard try await daemonTypes(lectern) else { return }
         try await lectern.view("doc", ViewOptions(width: 300))
         let reveal = try await lectern.type("doc", TypewriterOptions(pace: .interval(milliseconds: 2), follow: true))
         #expect(reveal.total == text.utf16.count)
@@ -61,7 +44,6 @@ import Testing
         let daemon = try LiveDaemon()
         let lectern = try await daemon.connect()
         try await lectern.put("doc", text: String(repeating: "Slow text. ", count: 20))
-        guard try await daemonTypes(lectern) else { return }
         let reveal = try await lectern.type("doc", TypewriterOptions(pace: .interval(milliseconds: 1_000)))
         let paused = try await reveal.pause()
         #expect(paused.stream == reveal.id)
@@ -86,7 +68,6 @@ import Testing
         let daemon = try LiveDaemon()
         let lectern = try await daemon.connect()
         try await lectern.put("doc", text: String(repeating: "Endless text. ", count: 50))
-        guard try await daemonTypes(lectern) else { return }
         let reveal = try await lectern.type("doc", TypewriterOptions(pace: .interval(milliseconds: 5)))
         let consumer = Task {
             var ticks = 0
@@ -113,7 +94,6 @@ import Testing
         let daemon = try LiveDaemon()
         let lectern = try await daemon.connect()
         try await lectern.put("doc", text: "First text, rather long for a while.")
-        guard try await daemonTypes(lectern) else { return }
         let reveal = try await lectern.type("doc", TypewriterOptions(pace: .interval(milliseconds: 20)))
         var restarted: (total: Int, graphemes: Int)?
         for try await event in reveal {

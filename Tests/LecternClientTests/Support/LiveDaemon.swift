@@ -24,13 +24,16 @@ final class LiveDaemon: @unchecked Sendable {
         return bundle.appendingPathComponent("lecternd")
     }
 
+    /// - Parameter arguments: extra flags; without `--data-dir` the daemon
+    ///   keeps documents in memory (`--memory`), writing nothing to disk.
     init(port: UInt16 = 0, arguments: [String] = []) throws {
         let name = UUID().uuidString.prefix(8)
         logURL = FileManager.default.temporaryDirectory.appendingPathComponent("lecternd-sdk-\(name).log")
         unixSocket = FileManager.default.temporaryDirectory.appendingPathComponent("lecternd-sdk-\(name).sock").path
         _ = FileManager.default.createFile(atPath: logURL.path, contents: nil)
         process.executableURL = Self.executable
-        process.arguments = ["--host", "127.0.0.1", "--port", String(port), "--unix-socket", unixSocket] + arguments
+        process.arguments = ["--host", "127.0.0.1", "--port", String(port), "--unix-socket", unixSocket]
+            + (arguments.contains("--data-dir") ? [] : ["--memory"]) + arguments
         process.standardError = try FileHandle(forWritingTo: logURL)
         process.standardOutput = FileHandle.nullDevice
         try process.run()
