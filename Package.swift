@@ -66,8 +66,9 @@ let package = Package(
         .testTarget(name: "LecternProtocolTests", dependencies: ["LecternProtocol"]),
         .testTarget(
             name: "LecternClientTests",
-            // lecternd: the SDK is tested against a live daemon, built beside the tests.
-            dependencies: ["LecternClient", "lecternd"]
+            // lecternd: the SDK is tested against a live daemon; lectern-example
+            // is run against it too. Both are built beside the tests.
+            dependencies: ["LecternClient", "lecternd", "lectern-example"]
         ),
         .testTarget(name: "LecternStoreTests", dependencies: ["LecternStore"]),
         .testTarget(
