@@ -3,23 +3,31 @@
 extension LecternConnection {
     /// Retries with backoff until connected (then restores the session),
     /// the policy gives up, or the connection is closed.
-    func reconnect(policy: ReconnectPolicy) async {
-        var attempt = 0
-        while policy.maximumAttempts.map({ attempt < $0 }) ?? true {
-            attempt += 1
-            let delay = policy.delay(before: attempt)
-            emit(.reconnecting(attempt: attempt, delay: delay))
-            try? await Task.sleep(for: delay)
-            if withLock({ $0.closing }) { return finishForGood(.closed) }
-            guard let socket = try? await Self.openSocket(endpoint, timeout: connectTimeout) else { continue }
-            if withLock({ $0.closing }) { return finishForGood(.closed) }
-            install(socket)
-            if let failures = await restore(policy: policy) {
-                emit(.reconnected(failures: failures))
+    ///
+    /// The retry loop holds the connection only weakly between attempts, so
+    /// an app that drops its last reference ends the retrying too.
+    func startReconnecting(policy: ReconnectPolicy) {
+        Task { [weak self] in
+            var attempt = 0
+            while policy.maximumAttempts.map({ attempt < $0 }) ?? true {
+                attempt += 1
+                let delay = policy.delay(before: attempt)
+                self?.emit(.reconnecting(attempt: attempt, delay: delay))
+                try? await Task.sleep(for: delay)
+                guard let connection = self else { return }
+                if connection.withLock({ $0.closing }) { return connection.finishForGood(.closed) }
+                guard let socket = try? await Self.openSocket(connection.endpoint, timeout: connection.connectTimeout) else {
+                    continue
+                }
+                if connection.withLock({ $0.closing }) { return connection.finishForGood(.closed) }
+                connection.install(socket)
+                if let failures = await connection.restore(policy: policy) {
+                    connection.emit(.reconnected(failures: failures))
+                }
+                return
             }
-            return
+            self?.finishForGood(.connectionLost)
         }
-        finishForGood(.connectionLost)
     }
 
     /// Repeats HELLO, runs the policy's `prepare`, then repeats every VIEW

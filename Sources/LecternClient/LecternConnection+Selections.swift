@@ -5,6 +5,7 @@ extension LecternConnection {
     /// Watchers see ``DocumentEvent/Kind/select(added:sentence:range:rects:outline:)``.
     ///
     /// - Throws: ``LecternErrorCode/noDocument``, ``LecternErrorCode/noView``, ``LecternErrorCode/number``.
+    @discardableResult
     public func select(_ id: String, at point: Point, slop: Double? = nil) async throws -> SelectResult {
         try SelectResult(try await request(pointRequest("SELECT", id, point, slop: slop)))
     }

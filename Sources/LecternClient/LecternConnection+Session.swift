@@ -63,11 +63,3 @@ extension LecternConnection {
         _ = try await request(RequestLine("QUIT"))
     }
 }
-
-extension Reply.DataLine {
-    /// The text of a text data line, `nil` for a literal.
-    var text: String? {
-        if case .text(let text) = self { return text }
-        return nil
-    }
-}

@@ -354,7 +354,7 @@ public final class LecternConnection: @unchecked Sendable {
         for stream in outcome.streams { stream.finish(throwing: outcome.failure) }
         if outcome.reconnect, let policy = reconnectPolicy {
             emit(.lost(outcome.failure))
-            Task { await self.reconnect(policy: policy) }
+            startReconnecting(policy: policy)
         } else {
             finishForGood(outcome.failure)
         }

@@ -6,6 +6,12 @@ struct Reply: Sendable {
     enum DataLine: Sendable {
         case text(String)
         case literal([UInt8])
+
+        /// The text of a text data line, `nil` for a literal.
+        var text: String? {
+            if case .text(let text) = self { return text }
+            return nil
+        }
     }
 
     /// The tag echoed on the final line, as sent (`@12`).

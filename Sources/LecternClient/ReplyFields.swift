@@ -40,8 +40,6 @@ struct ReplyFields {
 
     func has(_ key: String) -> Bool { values[key] != nil }
 
-    func optionalString(_ key: String) -> String? { values[key] }
-
     func string(_ key: String) throws -> String {
         guard let value = values[key] else { throw malformed("no \(key)=") }
         return value

@@ -53,9 +53,6 @@ struct RequestLine: Sendable {
         return bytes
     }
 
-    /// The request line as a person would read it, for error reports.
-    var summary: String { ([command] + tokens).joined(separator: " ") }
-
     private static func token(_ value: String) -> String {
         isBare(value) ? value : ReplyEncoder.quote(value)
     }

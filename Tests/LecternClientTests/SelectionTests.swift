@@ -62,13 +62,3 @@ import Testing
         #expect(try await other.selection(of: "doc").isEmpty)
     }
 }
-
-extension SelectResult {
-    /// The sentence number of an added or removed sentence.
-    var sentenceNumber: Int? {
-        switch self {
-        case .added(let highlight, _), .removed(let highlight, _): return highlight.sentence.number
-        case .miss: return nil
-        }
-    }
-}
