@@ -57,6 +57,7 @@ let package = Package(
         .executableTarget(name: "lecternd", dependencies: ["LecternServer"]),
         .executableTarget(name: "store-crash-helper", dependencies: ["LecternStore"]),
 
+        .executableTarget(name: "bench-sentences", dependencies: ["LecternText"], path: "Sources/bench-sentences"),
         .executableTarget(name: "lectern-example", dependencies: ["LecternClient"], path: "examples/lectern-example"),
 
         // MARK: Tests

@@ -55,11 +55,16 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
     /// The store failed otherwise; nothing was written.
     public static let store = ErrorCode(rawValue: "STORE")
 
+    /// The daemon requires AUTH before this command.
+    public static let authenticationRequired = ErrorCode(rawValue: "NOAUTH")
+    /// AUTH failed: a wrong token, too many attempts, or no token configured.
+    public static let authentication = ErrorCode(rawValue: "AUTH")
+
     /// The codes defined by this module, in the order PROTOCOL.md lists them.
     public static let all: [ErrorCode] = [
         .unknownCommand, .arguments, .syntax, .invalidUTF8, .lineTooLong, .binary, .maxClients, .payloadTooLarge,
         .number, .noDocument, .noView, .range, .tooMany, .version, .noAttachment, .noStream,
-        .readOnly, .storeFull, .store,
+        .readOnly, .storeFull, .store, .authenticationRequired, .authentication,
     ]
 }
 

@@ -45,6 +45,8 @@ public final class Server {
     var documents = DocumentRegistry()
     /// Fonts, shaping and layout.
     let layouts: LayoutService
+    /// The AUTH token, if one is required.
+    let access: AccessControl
     /// The store, written before changes are acknowledged.
     private(set) var persistence: DocumentPersistence!
     /// Counters for STATS.
@@ -63,10 +65,11 @@ public final class Server {
     }
 
     /// Creates the loop and binds the listeners; nothing runs until ``run()``.
-    public init(configuration: ServerConfiguration) throws {
+    public init(configuration: ServerConfiguration, environment: [String: String] = [:]) throws {
         self.configuration = configuration
+        self.access = try AccessControl(configuration: configuration, environment: environment)
         self.commands = CommandTable(
-            Server.sessionCommands + Server.documentCommands + Server.viewCommands
+            Server.sessionCommands + [Server.authCommand] + Server.documentCommands + Server.viewCommands
                 + Server.selectionCommands + Server.watchCommands + Server.typewriterCommands)
         self.layouts = try LayoutService()
         readBufferMemory = .allocate(capacity: Server.readBufferSize)
@@ -174,7 +177,12 @@ public final class Server {
             LoopHandle.owner(of: handle, as: Server.self)?.housekeeping()
         }, 1000, 1000)
         for listener in listeners {
-            Log.lifecycle("listening", ["addr": listener.address, "pid": getpid()])
+            Log.lifecycle("listening", ["addr": listener.address, "pid": getpid(), "auth": access.isRequired ? "token" : "none"])
+        }
+        if !access.isRequired && !SocketAddress.isLoopback(host: configuration.host) {
+            Log.warning("UNPROTECTED", [
+                "message": "listening on \(configuration.host), reachable from other machines, WITHOUT a token: anyone who can connect can read and change every document. Set --auth-token-file or LECTERN_AUTH_TOKEN, or bind 127.0.0.1",
+            ])
         }
         uv_run(loop, UV_RUN_DEFAULT)
         let status = uv_loop_close(loop)
@@ -229,6 +237,7 @@ public final class Server {
             connection.fail(ProtocolError(.maxClients, "the daemon serves at most \(configuration.maximumConnections) connections (--max-connections); try again later"), tag: nil)
             return
         }
+        connection.session.isAuthenticated = !access.isRequired
         Log.info("connection_opened", ["id": connection.id, "peer": connection.peer])
         connection.startReading()
     }
@@ -279,6 +288,9 @@ public final class Server {
         statistics.commandsProcessed += 1
         do {
             let (command, arguments) = try commands.resolve(request)
+            if !connection.session.isAuthenticated && !command.allowedBeforeAuth {
+                throw ProtocolError(.authenticationRequired, "authentication required: send AUTH <token> first (before it only HELLO, AUTH, PING, HELP and QUIT work)")
+            }
             let context = CommandContext(request: request, connection: connection, server: self, arguments: arguments)
             switch try command.handler(context) {
             case .reply(let reply): connection.reply(reply, tag: request.tag)

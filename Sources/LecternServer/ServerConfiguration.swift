@@ -19,6 +19,9 @@ public struct ServerConfiguration: Equatable, Sendable {
     public var dataDirectory = "./var"
     /// Keep documents in memory only: nothing on disk, nothing survives a restart.
     public var inMemory = false
+    /// File holding the token clients must send with AUTH (or set
+    /// LECTERN_AUTH_TOKEN); none: no authentication.
+    public var authTokenFile: String?
     /// Largest literal or heredoc payload (a document's text), in bytes.
     public var maximumPayloadLength = 16 << 20
     /// Seconds without a request after which a connection that watches
@@ -106,6 +109,14 @@ public struct ServerConfiguration: Equatable, Sendable {
                 case "0", "false", "no", "off": config.inMemory = false
                 default: throw UsageError(description: "--memory takes no value (LECTERN_MEMORY=1 or 0)")
                 }
+            }),
+        Option(
+            flag: "--auth-token-file", environment: "LECTERN_AUTH_TOKEN_FILE", valueName: "PATH",
+            help: "require AUTH with the token in this file (or set LECTERN_AUTH_TOKEN)",
+            defaultValue: { $0.authTokenFile ?? "none" },
+            apply: { config, value in
+                guard !value.isEmpty else { throw UsageError(description: "--auth-token-file needs a path") }
+                config.authTokenFile = value
             }),
         Option(
             flag: "--unix-socket", environment: "LECTERN_UNIX_SOCKET", valueName: "PATH",

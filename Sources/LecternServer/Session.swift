@@ -15,6 +15,11 @@ struct ViewState {
 final class Session {
     /// The name the client gave in HELLO, for logs.
     var clientName: String?
+    /// Whether AUTH succeeded (or no token is required).
+    var isAuthenticated = false
+    /// Failed AUTH attempts, and the loop time (ms) of the last one.
+    var failedAuthAttempts = 0
+    var lastFailedAuth: UInt64 = 0
     /// The unit every offset and range on this connection is counted in.
     var unit: OffsetUnit = .utf16
     /// Views by document id.

@@ -1,11 +1,47 @@
 // SessionCommands.swift: HELLO, PING, HELP, QUIT and STATS.
 
+import CUV
 import LecternProtocol
 import LecternText
 
 extension Server {
     /// The protocol version this daemon speaks.
     static let protocolVersion = 1
+
+    /// AUTH: the token, with failed attempts logged and rate-limited.
+    static let authCommand = Command(
+        name: "AUTH", syntax: "<token>", minimumArguments: 1, maximumArguments: 1,
+        summary: "Authenticates this connection with the daemon's token (when it requires one).",
+        details: ["AUTH s3cret -> OK AUTH", "A wrong token: ERR AUTH; after 3 failures one attempt a second; after 10 the connection is closed."],
+        allowedBeforeAuth: true,
+        handler: { context in
+            let server = context.server
+            let connection = context.connection
+            let session = connection.session
+            guard server.access.isRequired else {
+                throw ProtocolError(.authentication, "this daemon requires no token; every command is allowed")
+            }
+            let now = uv_now(server.loop)
+            if session.failedAuthAttempts >= AccessControl.freeAttempts,
+                now &- session.lastFailedAuth < AccessControl.retryDelayMilliseconds
+            {
+                throw ProtocolError(.authentication, "too many failed attempts; wait a second between tries")
+            }
+            guard server.access.accepts(context.arguments[0]) else {
+                session.failedAuthAttempts += 1
+                session.lastFailedAuth = now
+                Log.warning("auth_failed", ["id": connection.id, "peer": connection.peer, "attempts": session.failedAuthAttempts])
+                if session.failedAuthAttempts >= AccessControl.maximumAttempts {
+                    connection.fail(ProtocolError(.authentication, "too many failed attempts; closing"), tag: context.request.tag)
+                    return .sent
+                }
+                throw ProtocolError(.authentication, "wrong token")
+            }
+            session.isAuthenticated = true
+            session.failedAuthAttempts = 0
+            Log.info("auth_succeeded", ["id": connection.id, "peer": connection.peer])
+            return .reply(Reply("AUTH"))
+        })
 
     /// Commands about the connection itself.
     static let sessionCommands: [Command] = [
@@ -39,6 +75,7 @@ extension Server {
             name: "PING", syntax: "[message]", minimumArguments: 0, maximumArguments: 1,
             summary: "Checks that the daemon answers: OK PONG, or OK and the message quoted.",
             details: ["PING        -> OK PONG", "PING \"hi\"   -> OK \"hi\""],
+            allowedBeforeAuth: true,
             handler: { context in
                 guard let message = context.arguments.first else { return .reply(Reply("PONG")) }
                 return .reply(Reply(ReplyEncoder.quote(message)))
@@ -47,6 +84,7 @@ extension Server {
             name: "HELP", syntax: "[command]", minimumArguments: 0, maximumArguments: 1,
             summary: "Lists the commands, or explains one.",
             details: ["HELP        -> one line per command", "HELP PING   -> usage and examples of PING"],
+            allowedBeforeAuth: true,
             handler: { context in
                 let table = context.server.commands
                 if let name = context.arguments.first {
@@ -67,6 +105,7 @@ extension Server {
             name: "QUIT", syntax: "", minimumArguments: 0, maximumArguments: 0,
             summary: "Closes the connection after this reply.",
             details: ["QUIT        -> OK BYE, then the daemon closes the connection"],
+            allowedBeforeAuth: true,
             handler: { context in
                 context.connection.finishAfterOutput()
                 return .reply(Reply("BYE"))

@@ -55,8 +55,9 @@ import Testing
 
     @Test func everyCodeTheDaemonDefinesIsProvokedHere() {
         // MAXCLIENTS: DaemonTests; READONLY and FULL: DurabilityTests (a real
-        // immutable directory and a real full tmpfs); STORE: below.
-        let provoked = Set(Self.cases.map(\.code) + ["MAXCLIENTS", "READONLY", "FULL", "STORE"])
+        // immutable directory and a real full tmpfs); NOAUTH and AUTH:
+        // AuthTests (a daemon with a token); STORE: below.
+        let provoked = Set(Self.cases.map(\.code) + ["MAXCLIENTS", "READONLY", "FULL", "NOAUTH", "AUTH", "STORE"])
         for code in ErrorCode.all {
             #expect(provoked.contains(code.rawValue), "no live test provokes \(code)")
         }
