@@ -30,7 +30,7 @@ extension LecternConnection {
         }
     }
 
-    /// Repeats HELLO, runs the policy's `prepare`, then repeats every VIEW
+    /// Repeats HELLO and AUTH, runs the policy's `prepare`, then repeats every VIEW
     /// and WATCH. What the daemon refuses is forgotten and returned; if the
     /// connection drops again meanwhile, returns `nil` (the next reconnect
     /// restores from the same memory).
@@ -40,6 +40,13 @@ extension LecternConnection {
         do {
             if session.saidHello {
                 _ = try await hello(name: session.helloName, units: session.helloUnits)
+            }
+            if let token = session.authToken {
+                do {
+                    try await authenticate(token: token)
+                } catch let error as LecternError where error.code != nil {
+                    failures.append(RestoreFailure(request: "AUTH", error: error))
+                }
             }
             if let prepare = policy.prepare {
                 do {

@@ -1,4 +1,4 @@
-// LecternConnection+Session.swift: HELLO, PING, HELP, STATS, QUIT.
+// LecternConnection+Session.swift: HELLO, AUTH, PING, HELP, STATS, QUIT.
 
 extension LecternConnection {
     /// Greets the daemon (protocol version 1) and chooses this connection's
@@ -23,6 +23,21 @@ extension LecternConnection {
             state.session.helloUnits = hello.units
         }
         return hello
+    }
+
+    /// Authenticates this connection with the daemon's token (`AUTH`), which
+    /// a daemon started with `--auth-token-file` or `LECTERN_AUTH_TOKEN`
+    /// requires before any command but HELLO, AUTH, PING, HELP and QUIT.
+    /// Remembered (in this object's memory, for as long as it lives): a
+    /// reconnect repeats it right after HELLO.
+    ///
+    /// - Throws: ``LecternErrorCode/authenticationFailed`` (wrong token, too
+    ///   many attempts, or a daemon without a token).
+    public func authenticate(token: String) async throws {
+        var line = RequestLine("AUTH")
+        line.word(token)
+        _ = try await request(line)
+        withLock { $0.session.authToken = token }
     }
 
     /// Checks that the daemon answers (`OK PONG`).

@@ -64,6 +64,8 @@ public final class LecternConnection: @unchecked Sendable {
         var helloName: String?
         var helloUnits: OffsetUnit?
         var saidHello = false
+        /// The token of the last successful AUTH, kept to repeat it.
+        var authToken: String?
         var views: [String: ViewOptions] = [:]
         var watches: Set<String> = []
     }

@@ -42,6 +42,12 @@ public enum LecternErrorCode: Hashable, Sendable, CustomStringConvertible {
     /// `NOSTREAM`: no typewriter stream with that number on this connection
     /// (it may have finished).
     case noStream
+    /// `NOAUTH`: the daemon requires ``LecternConnection/authenticate(token:)``
+    /// first; only HELLO, AUTH, PING, HELP and QUIT work before it.
+    case authenticationRequired
+    /// `AUTH`: a wrong token, a retry too soon after three failures, or
+    /// AUTH on a daemon without a token. The tenth failure closes the connection.
+    case authenticationFailed
     /// `READONLY`: a write while the daemon's data directory cannot be
     /// written; nothing changed, reads still work.
     case readOnly
@@ -71,6 +77,8 @@ public enum LecternErrorCode: Hashable, Sendable, CustomStringConvertible {
         case ErrorCode.noAttachment.rawValue: self = .noAttachment
         case ErrorCode.payloadTooLarge.rawValue: self = .payloadTooLarge
         case ErrorCode.noStream.rawValue: self = .noStream
+        case ErrorCode.authenticationRequired.rawValue: self = .authenticationRequired
+        case ErrorCode.authentication.rawValue: self = .authenticationFailed
         case ErrorCode.readOnly.rawValue: self = .readOnly
         case ErrorCode.storeFull.rawValue: self = .storageFull
         case ErrorCode.store.rawValue: self = .storeFailed
@@ -97,6 +105,8 @@ public enum LecternErrorCode: Hashable, Sendable, CustomStringConvertible {
         case .noAttachment: return ErrorCode.noAttachment.rawValue
         case .payloadTooLarge: return ErrorCode.payloadTooLarge.rawValue
         case .noStream: return ErrorCode.noStream.rawValue
+        case .authenticationRequired: return ErrorCode.authenticationRequired.rawValue
+        case .authenticationFailed: return ErrorCode.authentication.rawValue
         case .readOnly: return ErrorCode.readOnly.rawValue
         case .storageFull: return ErrorCode.storeFull.rawValue
         case .storeFailed: return ErrorCode.store.rawValue

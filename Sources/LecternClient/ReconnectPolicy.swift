@@ -8,7 +8,7 @@
 /// are not replayed — and typewriter streams end with that error. The
 /// connection then retries after ``initialDelay``, doubling the wait up to
 /// ``maximumDelay``. Once connected it restores, in order: HELLO (name and
-/// units), then ``prepare`` (for example to PUT documents again into a
+/// units), AUTH, then ``prepare`` (for example to PUT documents again into a
 /// daemon that lost them), then every VIEW and every WATCH in effect.
 /// Progress is reported on ``LecternConnection/connectionEvents()``.
 ///
@@ -23,7 +23,7 @@ public struct ReconnectPolicy: Sendable {
     public var maximumDelay: Duration
     /// Attempts before giving up (`nil`: forever). Giving up closes the connection.
     public var maximumAttempts: Int?
-    /// Runs after HELLO is restored and before views and watches are:
+    /// Runs after HELLO and AUTH are restored and before views and watches are:
     /// requests made in it go out first on the new connection. An error it
     /// throws is reported as a ``RestoreFailure`` and restoring goes on.
     public var prepare: (@Sendable (LecternConnection) async throws -> Void)?

@@ -51,9 +51,15 @@ import Testing
     @Test func quotedSentenceTextComesBackExactly() async throws {
         let daemon = try LiveDaemon()
         let lectern = try await daemon.connect()
-        try await lectern.put("ko", text: "날씨가 좋다 우리는 공원에 갔다 \"정말 좋네요\"라고 말했다.", language: "ko")
+        let text = "날씨가 좋다 우리는 공원에 갔다 \"정말 좋네요\"라고 말했다.\t\\ 끝."
+        try await lectern.put("ko", text: text, language: "ko")
         let sentences = try await lectern.sentences(of: "ko").sentences
-        #expect(sentences.last?.text == "\"정말 좋네요\"라고 말했다.")
+        #expect(sentences.count >= 2)
+        // Each sentence's quoted text is exactly the text its content range covers.
+        for sentence in sentences {
+            #expect(text.range(sentence.content, in: .utf16).map { String(text[$0]) } == sentence.text)
+        }
+        #expect(sentences.contains { $0.text.contains("\"정말 좋네요\"") })
     }
 
     @Test func listAndDelete() async throws {
