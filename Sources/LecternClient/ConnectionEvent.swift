@@ -20,5 +20,6 @@ public struct RestoreFailure: Hashable, Sendable, CustomStringConvertible {
     /// Why it failed.
     public var error: LecternError
 
+    /// `request: error`, for logs.
     public var description: String { "\(request): \(error)" }
 }

@@ -7,6 +7,7 @@ public enum Endpoint: Hashable, Sendable, CustomStringConvertible {
     /// The path of a Unix-domain socket (`lecternd --unix-socket PATH`).
     case unix(path: String)
 
+    /// `host:port` (`[v6]:port` for IPv6), or `unix:path`.
     public var description: String {
         switch self {
         case .tcp(let host, let port): return host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"

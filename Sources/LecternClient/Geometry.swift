@@ -3,24 +3,33 @@
 /// A point in a view: origin at the top-left corner, x to the right, y down,
 /// in points (protocol/PROTOCOL.md, "Coordinates").
 public struct Point: Hashable, Sendable, CustomStringConvertible {
+    /// Points from the view's left edge.
     public var x: Double
+    /// Points from the view's top edge, downwards.
     public var y: Double
 
+    /// The point (`x`, `y`).
     public init(x: Double, y: Double) {
         self.x = x
         self.y = y
     }
 
+    /// `(x, y)`, numbers written as the daemon writes them.
     public var description: String { "(\(WireValue.number(x)), \(WireValue.number(y)))" }
 }
 
 /// A rectangle in a view's coordinates: its top-left corner and size, in points.
 public struct Rect: Hashable, Sendable, CustomStringConvertible {
+    /// The left edge.
     public var x: Double
+    /// The top edge.
     public var y: Double
+    /// The width, rightwards from ``x``.
     public var width: Double
+    /// The height, downwards from ``y``.
     public var height: Double
 
+    /// The rect with its top-left corner at (`x`, `y`).
     public init(x: Double, y: Double, width: Double, height: Double) {
         self.x = x
         self.y = y
@@ -55,6 +64,7 @@ public struct Outline: Hashable, Sendable {
     /// The polygons; empty when the daemon sent no geometry (no view).
     public var polygons: [[Point]]
 
+    /// An outline of these polygons (each clockwise, first point not repeated).
     public init(polygons: [[Point]]) { self.polygons = polygons }
 
     /// Parses the wire form: `x,y;x,y;…` polygons joined with `|`.

@@ -39,6 +39,7 @@ public enum LecternError: Error, Hashable, Sendable, CustomStringConvertible {
         return nil
     }
 
+    /// A sentence for logs: `ERR NODOC no document 'x' …`, `connect timed out`.
     public var description: String {
         switch self {
         case .server(let code, let message): return "ERR \(code) \(message)"

@@ -114,5 +114,6 @@ public enum LecternErrorCode: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The word on the wire, as ``rawValue``.
     public var description: String { rawValue }
 }

@@ -28,6 +28,9 @@ public struct ReconnectPolicy: Sendable {
     /// throws is reported as a ``RestoreFailure`` and restoring goes on.
     public var prepare: (@Sendable (LecternConnection) async throws -> Void)?
 
+    /// A policy: retry after `initialDelay`, doubling up to `maximumDelay`,
+    /// at most `maximumAttempts` times (`nil`: forever), running `prepare`
+    /// on each new connection before views and watches are restored.
     public init(
         initialDelay: Duration = .milliseconds(100), maximumDelay: Duration = .seconds(5), maximumAttempts: Int? = nil,
         prepare: (@Sendable (LecternConnection) async throws -> Void)? = nil

@@ -28,6 +28,7 @@ public struct Sentence: Hashable, Sendable {
 /// line fragment of its content (never one bounding box), and the outline
 /// of their union. Both are empty when the connection has no view (SELECTION).
 public struct Highlight: Hashable, Sendable {
+    /// The sentence highlighted.
     public var sentence: Sentence
     /// One rect per line fragment, in line order.
     public var rects: [Rect]

@@ -14,6 +14,7 @@ public struct TypewriterOptions: Hashable, Sendable {
     /// on entering each sentence.
     public var follow: Bool?
 
+    /// Options; every `nil` leaves the daemon's default.
     public init(
         pace: TypewriterPace? = nil, from: Int? = nil, sentencePause: Int? = nil, commaPause: Int? = nil,
         follow: Bool? = nil

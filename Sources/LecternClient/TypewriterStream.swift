@@ -8,6 +8,7 @@
 /// drops (a daemon's streams do not survive it). It has one consumer;
 /// cancelling the consuming task stops the stream on the daemon.
 public struct TypewriterStream: AsyncSequence, Sendable {
+    /// Each step of the reveal.
     public typealias Element = TypewriterEvent
 
     /// The stream number, unique on its connection.
@@ -37,6 +38,7 @@ public struct TypewriterStream: AsyncSequence, Sendable {
         self.connection = connection
     }
 
+    /// The iterator of the stream's events; there is one consumer per stream.
     public func makeAsyncIterator() -> AsyncThrowingStream<TypewriterEvent, Error>.Iterator {
         events.makeAsyncIterator()
     }

@@ -27,6 +27,7 @@ public struct ViewOptions: Hashable, Sendable {
     /// Space between the view's edges and the text.
     public var insets: EdgeInsets?
 
+    /// A view `width` points wide; every `nil` leaves the daemon's default.
     public init(
         width: Double, size: Double? = nil, font: String? = nil, weight: Int? = nil, italic: Bool? = nil,
         lineHeight: LineHeight? = nil, paragraphSpacing: Double? = nil, insets: EdgeInsets? = nil
@@ -75,11 +76,16 @@ public enum LineHeight: Hashable, Sendable {
 
 /// Insets of a view, in points.
 public struct EdgeInsets: Hashable, Sendable {
+    /// Space above the first line.
     public var top: Double
+    /// Space before each line's start.
     public var left: Double
+    /// Space below the last line.
     public var bottom: Double
+    /// Space after each line's end.
     public var right: Double
 
+    /// Insets given side by side.
     public init(top: Double, left: Double, bottom: Double, right: Double) {
         self.top = top
         self.left = left
