@@ -96,8 +96,15 @@ public final class LecternConnection: @unchecked Sendable {
         self.maximumLineLength = maximumLineLength
     }
 
+    /// The last reference is gone: the socket is shut down, and event
+    /// sequences still being iterated end, so no consumer waits forever.
     deinit {
         state.transport?.shutdown()
+        for sink in state.eventSinks.values { sink.continuation.finish() }
+        for sink in state.connectionSinks.values {
+            sink.yield(.closed(.closed))
+            sink.finish()
+        }
     }
 
     // MARK: Connecting
