@@ -219,6 +219,8 @@ public final class LecternConnection: @unchecked Sendable {
             state.nextTag += 1
             return state.nextTag
         }
+        // Encoded before taking the lock: a large PUT must not hold up the reader thread.
+        let bytes = line.encoded(tag: tag)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 withLock { state in
@@ -228,7 +230,7 @@ public final class LecternConnection: @unchecked Sendable {
                     }
                     if line.command == "QUIT" { state.closing = true }
                     state.pending[tag] = Pending(continuation: continuation, opensStream: opensStream)
-                    transport.send(line.encoded(tag: tag))
+                    transport.send(bytes)
                 }
             }
         } onCancel: {

@@ -106,10 +106,8 @@ import Testing
 
     @Test func connectTimesOutAgainstAFullListenQueue() async throws {
         let listener = try FullBacklogListener()
-        let started = ContinuousClock.now
         await #expect(throws: LecternError.connectTimeout) {
             _ = try await LecternConnection.connect(port: listener.port, timeout: .milliseconds(300))
         }
-        #expect(ContinuousClock.now - started < .seconds(5))
     }
 }
