@@ -23,6 +23,23 @@ import Testing
         #expect(document.info == info)
     }
 
+    /// A 5 MB document goes out as one literal while other requests are in
+    /// flight, and comes back byte for byte.
+    @Test func aLargeDocumentRoundTripsBesidePipelinedRequests() async throws {
+        let daemon = try LiveDaemon()
+        let lectern = try await daemon.connect()
+        let paragraph = "한국어 문장입니다. English sentence; \"quoted\" \\ {5}\r\n"
+        let text = String(repeating: paragraph, count: 5_000_000 / paragraph.utf8.count)
+        async let pings = withThrowingTaskGroup(of: Bool.self) { group in
+            for n in 0..<100 { group.addTask { try await lectern.ping("\(n)") == "\(n)" } }
+            return try await group.reduce(true) { $0 && $1 }
+        }
+        let info = try await lectern.put("large", text: text)
+        #expect(info.bytes == text.utf8.count)
+        #expect(try await pings)
+        #expect(try await lectern.get("large").bytes == Array(text.utf8))
+    }
+
     @Test func putReplacesAndCountsRevisions() async throws {
         let daemon = try LiveDaemon()
         let lectern = try await daemon.connect()
