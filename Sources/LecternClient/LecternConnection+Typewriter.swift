@@ -28,7 +28,7 @@ extension LecternConnection {
     /// - Throws: ``LecternErrorCode/noStream``.
     @discardableResult
     public func pause(stream: Int) async throws -> StreamPosition {
-        try StreamPosition(try await request(streamRequest("PAUSE", stream)).fields())
+        try StreamPosition(try await request(Self.streamRequest("PAUSE", stream)).fields())
     }
 
     /// Resumes a paused stream; the next tick comes one interval later.
@@ -36,7 +36,7 @@ extension LecternConnection {
     /// - Throws: ``LecternErrorCode/noStream``.
     @discardableResult
     public func resume(stream: Int) async throws -> StreamPosition {
-        try StreamPosition(try await request(streamRequest("RESUME", stream)).fields())
+        try StreamPosition(try await request(Self.streamRequest("RESUME", stream)).fields())
     }
 
     /// Moves the revealed prefix to `offset` (a grapheme boundary); a tick
@@ -45,7 +45,7 @@ extension LecternConnection {
     /// - Throws: ``LecternErrorCode/noStream``, ``LecternErrorCode/number``, ``LecternErrorCode/range``.
     @discardableResult
     public func seek(stream: Int, to offset: Int) async throws -> StreamPosition {
-        var line = streamRequest("SEEK", stream)
+        var line = Self.streamRequest("SEEK", stream)
         line.word(String(offset))
         return try StreamPosition(try await request(line).fields())
     }
@@ -56,7 +56,7 @@ extension LecternConnection {
     /// - Throws: ``LecternErrorCode/noStream``, ``LecternErrorCode/number``.
     @discardableResult
     public func setPace(stream: Int, _ pace: TypewriterPace) async throws -> Int {
-        var line = streamRequest("SPEED", stream)
+        var line = Self.streamRequest("SPEED", stream)
         line.option(pace.argument.0, pace.argument.1)
         return try await request(line).fields().int("interval")
     }
@@ -67,13 +67,14 @@ extension LecternConnection {
     /// - Throws: ``LecternErrorCode/noStream``.
     @discardableResult
     public func stop(stream: Int) async throws -> StreamPosition {
-        let position = try StreamPosition(try await request(streamRequest("STOP", stream)).fields())
+        let position = try StreamPosition(try await request(Self.streamRequest("STOP", stream)).fields())
         let continuation = withLock { $0.streams.removeValue(forKey: stream) }
         continuation?.finish()
         return position
     }
 
-    private func streamRequest(_ command: String, _ stream: Int) -> RequestLine {
+    /// `COMMAND stream`.
+    static func streamRequest(_ command: String, _ stream: Int) -> RequestLine {
         var line = RequestLine(command)
         line.word(String(stream))
         return line

@@ -266,15 +266,14 @@ public final class LecternConnection: @unchecked Sendable {
         }
     }
 
-    /// Hands a reply to the request with its tag; a reply without a
-    /// readable tag (MAXCLIENTS, TOOLONG) goes to the oldest request, since
-    /// replies come in request order.
+    /// Hands a reply to the request with its tag; a reply without a tag
+    /// (MAXCLIENTS, TOOLONG) goes to the oldest request, since replies come
+    /// in request order. An `ERR` that answers no request is kept as the
+    /// reason the daemon is about to close the connection.
     private func complete(tag: String?, with result: Result<Reply, LecternError>) {
         let resolved = withLock { state -> (CheckedContinuation<Response, Error>?, Result<Response, LecternError>)? in
-            let number = tag.flatMap { Int($0.dropFirst()) }
-            guard let key = number.flatMap({ state.pending[$0] != nil ? $0 : nil }) ?? state.pending.keys.min(),
-                let pending = state.pending.removeValue(forKey: key)
-            else {
+            let key = tag.map { Int($0.dropFirst()) } ?? state.pending.keys.min()
+            guard let key, let pending = state.pending.removeValue(forKey: key) else {
                 if case .failure(let error) = result { state.unsolicitedError = error }
                 return nil
             }
@@ -295,9 +294,7 @@ public final class LecternConnection: @unchecked Sendable {
         do {
             let stream = try reply.fields().int("stream")
             if abandoned {
-                var stop = RequestLine("STOP")
-                stop.word(String(stream))
-                sendDetached(stop)
+                sendDetached(Self.streamRequest("STOP", stream))
                 return .success(Response(reply: reply, stream: nil))
             }
             let (events, continuation) = AsyncThrowingStream.makeStream(of: TypewriterEvent.self, throwing: Error.self)
@@ -315,9 +312,7 @@ public final class LecternConnection: @unchecked Sendable {
     private func abandonStream(_ stream: Int) {
         let running = withLock { $0.streams.removeValue(forKey: stream) != nil }
         guard running else { return }
-        var stop = RequestLine("STOP")
-        stop.word(String(stream))
-        sendDetached(stop)
+        sendDetached(Self.streamRequest("STOP", stream))
     }
 
     private func route(event text: String) {
