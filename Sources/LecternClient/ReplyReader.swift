@@ -45,10 +45,11 @@ struct ReplyReader {
                 data.append(.literal(Array(bytes)))
                 state = .afterLiteral
             case .afterLiteral:
+                // The line end after the literal's bytes: CRLF from lecternd, LF accepted too.
                 guard let first = lines.peekByte(at: 0) else { return nil }
                 if first == 0x0D {
-                    guard lines.peekByte(at: 1) != nil else { return nil }
-                    _ = lines.nextBytes(count: lines.peekByte(at: 1) == 0x0A ? 2 : 1)
+                    guard let second = lines.peekByte(at: 1) else { return nil }
+                    if second == 0x0A { _ = lines.nextBytes(count: 2) }
                 } else if first == 0x0A {
                     _ = lines.nextBytes(count: 1)
                 }
