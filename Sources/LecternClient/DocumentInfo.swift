@@ -35,22 +35,3 @@ public struct DocumentInfo: Hashable, Sendable {
         attachments = try fields.int("attachments")
     }
 }
-
-/// How a document is split into sentences (PUT `mode=`).
-public enum SegmentationMode: String, Hashable, Sendable {
-    /// Splitting tailored for reading: abbreviations, numbers, quotations, Korean endings.
-    case reader
-    /// Exactly Unicode's UAX #29 sentence boundaries.
-    case uax29
-}
-
-/// A document's exact text and its facts, from GET.
-public struct DocumentText: Hashable, Sendable {
-    /// The text, byte for byte as stored (always valid UTF-8).
-    public var bytes: [UInt8]
-    /// The facts.
-    public var info: DocumentInfo
-
-    /// The text as a Swift string, for ``Swift/String/range(_:in:)``.
-    public var text: String { String(decoding: bytes, as: UTF8.self) }
-}

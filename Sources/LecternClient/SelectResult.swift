@@ -23,39 +23,3 @@ public enum SelectResult: Hashable, Sendable {
         }
     }
 }
-
-/// COPY's reply: how many sentences went to which document, and its new revision.
-public struct CopyResult: Hashable, Sendable {
-    /// Sentences appended to ``target``.
-    public var sentences: Int
-    /// The document they went to.
-    public var target: String
-    /// ``target``'s revision after the append.
-    public var revision: Int
-
-    init(_ fields: ReplyFields) throws {
-        sentences = try fields.int("sentences")
-        target = try fields.string("to")
-        revision = try fields.int("revision")
-    }
-}
-
-/// MOVE's reply: COPY's figures and the source's new revision.
-public struct MoveResult: Hashable, Sendable {
-    /// Sentences moved to ``target``.
-    public var sentences: Int
-    /// The document they went to.
-    public var target: String
-    /// ``target``'s revision after the append.
-    public var revision: Int
-    /// The source document's revision after the removal.
-    public var sourceRevision: Int
-
-    init(_ fields: ReplyFields) throws {
-        let copy = try CopyResult(fields)
-        sentences = copy.sentences
-        target = copy.target
-        revision = copy.revision
-        sourceRevision = try fields.int("source-revision")
-    }
-}

@@ -35,11 +35,3 @@ public enum TapResult: Hashable, Sendable {
         }
     }
 }
-
-/// Which half of a character a point fell on.
-public enum CaretSide: String, Hashable, Sendable {
-    /// The half where the character starts (left in left-to-right text).
-    case leading
-    /// The half where it ends.
-    case trailing
-}

@@ -1,19 +1,4 @@
-// Attachment.swift: inline boxes in the text flow, from ATTACH.
-
-/// Where an inline attachment goes.
-public enum AttachmentPosition: Hashable, Sendable {
-    /// At an offset in the connection's unit (a character boundary).
-    case offset(Int)
-    /// Glued to the end of the text, following it when the text changes.
-    case end
-
-    var wire: String {
-        switch self {
-        case .offset(let offset): return String(offset)
-        case .end: return "end"
-        }
-    }
-}
+// AttachmentPlacement.swift: where an inline attachment landed, from ATTACH.
 
 /// ATTACH's reply: `OK ATTACH name=anim offset=62 rect=69.5,59.37,30,30 line=3`.
 public struct AttachmentPlacement: Hashable, Sendable {
