@@ -30,6 +30,8 @@ final class Connection {
     /// A command's reply is being computed off the loop thread; later
     /// requests wait (replies keep request order) and reading pauses.
     private(set) var isAwaitingReply = false
+    /// How the request being answered was framed: its reply is framed the same way.
+    private(set) var replyFraming = Request.Framing.line
     /// Loop time (ms) of the last request, for the idle timeout.
     var lastActivity: UInt64 = 0
     private(set) var output: [UInt8] = []
@@ -99,6 +101,8 @@ final class Connection {
         while !closesAfterOutput && !isClosing && !isAwaitingReply {
             guard let item = decoder.next() else { return }
             lastActivity = uv_now(server.loop)
+            replyFraming = decoder.lastFraming
+            if replyFraming == .resp { session.speaksRESP = true }
             switch item {
             case .request(let request):
                 server.dispatch(request, on: self)
@@ -142,6 +146,11 @@ final class Connection {
     // MARK: Output
 
     func reply(_ reply: Reply, tag: String?) {
+        if replyFraming == .resp {
+            reply.respValue.encode(version: session.respVersion, into: &output)
+            outputDidGrow()
+            return
+        }
         for line in reply.data {
             switch line {
             case .text(let text): ReplyEncoder.data(text, into: &output)
@@ -168,8 +177,24 @@ final class Connection {
             return
         }
         releaseHeldEvents()
-        ReplyEncoder.event(event, into: &output)
+        encode(event: event)
         outputDidGrow()
+    }
+
+    /// An event as this connection reads them: a `! …` line; for Redis
+    /// clients a pub/sub-style `message` array (RESP2) or push (RESP3) of
+    /// the document id and the event line.
+    private func encode(event: String) {
+        guard session.speaksRESP else {
+            ReplyEncoder.event(event, into: &output)
+            return
+        }
+        let words = event.split(separator: " ", maxSplits: 2)
+        let document = words.count > 1 ? String(words[1]) : ""
+        RESP.header(session.respVersion >= 3 ? ">" : "*", count: 3, into: &output)
+        RESP.bulkString("message".utf8, into: &output)
+        RESP.bulkString(document.utf8, into: &output)
+        RESP.bulkString(event.utf8, into: &output)
     }
 
     /// Latest held-back event per coalescing key, and the keys in first-held order.
@@ -179,7 +204,7 @@ final class Connection {
     private func releaseHeldEvents() {
         guard !heldEventOrder.isEmpty else { return }
         for key in heldEventOrder {
-            if let event = heldEvents[key] { ReplyEncoder.event(event, into: &output) }
+            if let event = heldEvents[key] { encode(event: event) }
         }
         heldEvents.removeAll()
         heldEventOrder.removeAll()
@@ -194,7 +219,11 @@ final class Connection {
     }
 
     func reply(_ error: ProtocolError, tag: String?) {
-        ReplyEncoder.error(error, tag: tag, into: &output)
+        if replyFraming == .resp {
+            RESP.error(error, into: &output)
+        } else {
+            ReplyEncoder.error(error, tag: tag, into: &output)
+        }
         outputDidGrow()
     }
 

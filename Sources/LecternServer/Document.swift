@@ -31,6 +31,9 @@ final class Document {
     /// Bumped by every change of text or attachments.
     private(set) var revision: Int
     private(set) var attachments: [DocumentAttachment] = []
+    /// The view used by connections that have not set their own (set with
+    /// `VIEW … default=yes`): stateless clients can then TAP straight away.
+    var defaultView: LayoutSpec?
     /// Connections watching, by connection id.
     var watchers: [UInt64: Connection] = [:]
     /// Each connection's selected sentence numbers (SELECT), by connection
@@ -39,6 +42,9 @@ final class Document {
     /// Typewriter streams revealing this document, by stream id.
     var streams: [Int: TypewriterStream] = [:]
 
+    /// Formatted highlights (``highlightLines(_:layout:unit:)``), dropped on every change.
+    var highlightCache: [HighlightKey: [String]] = [:]
+    static let maximumCachedHighlights = 4096
     private var shapedByFont: [FontSpec: ShapedText] = [:]
     private var layoutsBySpec: [LayoutSpec: TextLayout] = [:]
     /// The most layouts kept per document; views beyond that share the
@@ -86,6 +92,7 @@ final class Document {
 
     private func didChange() {
         revision += 1
+        highlightCache.removeAll()
         shapedByFont.removeAll()
         layoutsBySpec.removeAll()
     }
@@ -118,6 +125,13 @@ final class Document {
         }
         layoutsBySpec[layout.spec] = layout
     }
+}
+
+/// What a formatted highlight depends on besides the document.
+struct HighlightKey: Hashable {
+    let spec: LayoutSpec
+    let sentence: Int
+    let unit: OffsetUnit
 }
 
 /// Text plus its segmentation, built together (off the loop thread for

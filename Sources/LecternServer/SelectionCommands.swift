@@ -36,8 +36,8 @@ extension Server {
                         document.highlightLines(document.sentences[$0], layout: layout, unit: unit)
                     })
                 }
-                guard let view = context.connection.session.views[document.id] else { return .reply(reply(nil)) }
-                return try server.layouts.withLayout(document, spec: view.spec, context: context) { reply($0) }
+                guard let spec = context.connection.session.view(of: document) else { return .reply(reply(nil)) }
+                return try server.layouts.withLayout(document, spec: spec, context: context) { reply($0) }
             }),
         Command(
             name: "CLEAR", syntax: "<id>", minimumArguments: 1, maximumArguments: 1,

@@ -69,7 +69,7 @@ public final class Server {
         self.configuration = configuration
         self.access = try AccessControl(configuration: configuration, environment: environment)
         self.commands = CommandTable(
-            Server.sessionCommands + [Server.authCommand] + Server.documentCommands + Server.viewCommands
+            Server.sessionCommands + [Server.authCommand] + Server.documentCommands + Server.viewCommands + [Server.renderCommand]
                 + Server.selectionCommands + Server.watchCommands + Server.typewriterCommands)
         self.layouts = try LayoutService()
         readBufferMemory = .allocate(capacity: Server.readBufferSize)
@@ -146,8 +146,10 @@ public final class Server {
         loop.deallocate()
     }
 
-    /// Runs the loop until shutdown, then closes it.
-    public func run() throws {
+    /// Starts the handles (signals, output passes, timers) and logs where
+    /// the daemon listens; ``run()`` then runs the loop. Separate so that a
+    /// harness can drive the loop itself (``Fuzzing``).
+    func start() {
         // libuv writes with write/writev, without MSG_NOSIGNAL: a peer that
         // went away must give EPIPE, not kill the daemon.
         signal(SIGPIPE, SIG_IGN)
@@ -184,6 +186,11 @@ public final class Server {
                 "message": "listening on \(configuration.host), reachable from other machines, WITHOUT a token: anyone who can connect can read and change every document. Set --auth-token-file or LECTERN_AUTH_TOKEN, or bind 127.0.0.1",
             ])
         }
+    }
+
+    /// Runs the loop until shutdown, then closes it.
+    public func run() throws {
+        start()
         uv_run(loop, UV_RUN_DEFAULT)
         let status = uv_loop_close(loop)
         if status != 0 {
@@ -240,6 +247,24 @@ public final class Server {
         connection.session.isAuthenticated = !access.isRequired
         Log.info("connection_opened", ["id": connection.id, "peer": connection.peer])
         connection.startReading()
+    }
+
+    /// Serves an already connected socket (one end of a socketpair) as a
+    /// connection, as if it had been accepted.
+    func adopt(fileDescriptor: Int32) -> Connection? {
+        let pipe = LoopHandle.allocate(uv_pipe_t.self)
+        uv_pipe_init(loop, pipe, 0)
+        let stream = LoopHandle.stream(pipe)
+        let connection = Connection(id: nextConnectionID, server: self, stream: stream, isTCP: false)
+        nextConnectionID += 1
+        guard uv_pipe_open(pipe, fileDescriptor) == 0 else {
+            connection.close(reason: "cannot adopt descriptor \(fileDescriptor)")
+            return nil
+        }
+        connections[connection.id] = connection
+        connection.session.isAuthenticated = !access.isRequired
+        connection.startReading()
+        return connection
     }
 
     func connectionDidClose(_ connection: Connection) {
