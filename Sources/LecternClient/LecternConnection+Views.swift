@@ -1,4 +1,4 @@
-// LecternConnection+Views.swift: VIEW, LINES, TAP, RECTS, CARET, ATTACH, DETACH.
+// LecternConnection+Views.swift: VIEW, LINES, TAP, RECTS, CARET, RENDER, ATTACH, DETACH.
 
 extension LecternConnection {
     /// Sets this connection's view of a document and lays it out. One view
@@ -53,6 +53,21 @@ extension LecternConnection {
         line.word(id)
         line.word(String(offset))
         return try Caret(try await request(line).fields())
+    }
+
+    /// The view drawn as SVG, for people to look at (debugging a layout,
+    /// a bug report): this connection's selection highlighted, plus
+    /// `sentence` if given, a caret at `caret`, and with `boxes` every line
+    /// box and baseline.
+    ///
+    /// - Throws: ``LecternErrorCode/noDocument``, ``LecternErrorCode/noView``, ``LecternErrorCode/range``.
+    public func render(_ id: String, sentence: Int? = nil, caret: Int? = nil, boxes: Bool? = nil) async throws -> Rendering {
+        var line = RequestLine("RENDER")
+        line.word(id)
+        if let sentence { line.option("sentence", String(sentence)) }
+        if let caret { line.option("caret", String(caret)) }
+        if let boxes { line.option("boxes", boxes ? "yes" : "no") }
+        return try Rendering(try await request(line))
     }
 
     /// Puts an inline box into the text flow; it wraps together with the

@@ -34,7 +34,7 @@ import Testing
         let sdk: Set = [
             "HELLO", "PING", "HELP", "QUIT", "STATS", "PUT", "GET", "DEL", "LIST", "SENTENCES", "VIEW", "LINES", "TAP",
             "RECTS", "CARET", "ATTACH", "DETACH", "SELECT", "SELECTION", "CLEAR", "COPY", "MOVE", "WATCH", "UNWATCH", "TYPE", "PAUSE", "RESUME", "SEEK", "SPEED",
-            "STOP", "AUTH",
+            "STOP", "AUTH", "RENDER",
         ]
         #expect(sdk.isSubset(of: names))
         let ping = try await lectern.help("ping")

@@ -100,6 +100,22 @@ import Testing
         #expect(caret.rect == Rect(x: 94.38, y: 19.79, width: 1, height: 19.79))
     }
 
+    @Test func renderDrawsTheViewAsSVG() async throws {
+        let daemon = try LiveDaemon()
+        let lectern = try await Self.introView(daemon)
+        let rendering = try await lectern.render("intro", sentence: 1, caret: 34, boxes: true)
+        #expect(rendering.svg.hasPrefix("<svg"))
+        #expect(rendering.svg.hasSuffix("</svg>") || rendering.svg.hasSuffix("</svg>\n"))
+        #expect(rendering.width == 200)
+        #expect(rendering.height == 59.37)
+        do {
+            _ = try await lectern.render("intro", sentence: 9)
+            Issue.record("sentence 9 does not exist")
+        } catch let error as LecternError {
+            #expect(error.code == .range)
+        }
+    }
+
     @Test func attachAtAnOffsetWithoutAViewAndDetach() async throws {
         let daemon = try LiveDaemon()
         let lectern = try await daemon.connect()
