@@ -27,7 +27,7 @@ import Testing
         }
     }
 
-    @Test func helpListsEveryCommandTheSDKSpeaks() async throws {
+    @Test func theSDKSpeaksExactlyTheCommandsHelpLists() async throws {
         let daemon = try LiveDaemon()
         let lectern = try await daemon.connect()
         let names = Set(try await lectern.help().compactMap { $0.split(separator: " ").first.map(String.init) })
@@ -36,7 +36,8 @@ import Testing
             "RECTS", "CARET", "ATTACH", "DETACH", "SELECT", "SELECTION", "CLEAR", "COPY", "MOVE", "WATCH", "UNWATCH", "TYPE", "PAUSE", "RESUME", "SEEK", "SPEED",
             "STOP", "AUTH", "RENDER",
         ]
-        #expect(sdk.isSubset(of: names))
+        // Equal, not a subset: a command the daemon gains fails this test until the SDK has a method for it.
+        #expect(names == sdk)
         let ping = try await lectern.help("ping")
         #expect(ping.first == "PING [message]")
     }
