@@ -2,8 +2,9 @@
 //
 //   lecternd --memory &          # or any running daemon
 //   swift run lectern-example [--port 7878]
+//   swift run lectern-example --file examples/samples/japanese.txt --lang ja
 //
-// Puts a Korean paragraph, lays it out 320 points wide, taps a point and
+// Puts a Korean paragraph (or a file's text), lays it out 320 points wide, taps a point and
 // prints the sentence under it with its highlight rects and outline,
 // attaches a 30×30 box after the last word and prints where it landed,
 // then plays a typewriter reveal of the paragraph in the terminal.
@@ -11,7 +12,8 @@
 import Foundation
 import LecternClient
 
-let paragraph = "아침 일찍 도서관에 갔다. 창가 자리에 앉아 오래된 소설을 펼쳤다 첫 문장부터 마음이 설렜다. "
+/// The text put when no `--file` is given.
+let koreanParagraph = "아침 일찍 도서관에 갔다. 창가 자리에 앉아 오래된 소설을 펼쳤다 첫 문장부터 마음이 설렜다. "
     + "점심 무렵 친구가 와서 \"같이 밥 먹을래?\"라고 물었다. 우리는 근처 식당에서 국수를 먹었다."
 
 func run(_ options: ExampleOptions) async throws {
@@ -20,14 +22,19 @@ func run(_ options: ExampleOptions) async throws {
     let hello = try await lectern.hello(name: "lectern-example", units: .utf16)
     print("connected to \(hello.server) at \(lectern.endpoint) as connection \(hello.connection), offsets in \(hello.units)")
 
-    let document = try await lectern.put("example-ko", text: paragraph, language: "ko")
-    print("PUT example-ko: \(document.sentences) sentences, \(document.length) UTF-16 units, language \(document.language)")
+    // A file's final line end would start an empty last line, and the box glued to the end would sit there.
+    let paragraph = try options.file.map {
+        try String(contentsOfFile: $0, encoding: .utf8).trimmingCharacters(in: .newlines)
+    } ?? koreanParagraph
+    let language = options.language ?? (options.file == nil ? "ko" : nil)
+    let document = try await lectern.put("example", text: paragraph, language: language)
+    print("PUT example: \(document.sentences) sentences, \(document.length) UTF-16 units, language \(document.language)")
 
-    let view = try await lectern.view("example-ko", ViewOptions(width: 320, size: 18))
+    let view = try await lectern.view("example", ViewOptions(width: 320, size: 18))
     print("VIEW: \(view.lines) lines, \(view.height) pt tall, font \(view.font)")
 
     let point = Point(x: 60, y: 30)
-    switch try await lectern.tap("example-ko", at: point) {
+    switch try await lectern.tap("example", at: point) {
     case .hit(let highlight, let offset, let side, _):
         print("TAP \(point): sentence \(highlight.sentence.number), caret offset \(offset) (\(side))")
         print("  text:    \(highlight.sentence.text)")
@@ -42,17 +49,17 @@ func run(_ options: ExampleOptions) async throws {
         print("TAP \(point): missed by \(distance) pt; nearest sentence \(nearest)")
     }
 
-    let box = try await lectern.attach("example-ko", name: "animation", at: .end, width: 30, height: 30)
+    let box = try await lectern.attach("example", name: "animation", at: .end, width: 30, height: 30)
     if let rect = box.rect, let line = box.line {
         print("ATTACH 30×30 after the last word: offset \(box.offset), line \(line), rect \(rect)")
     }
 
-    let text = try await lectern.get("example-ko").text
+    let text = try await lectern.get("example").text
     print("TYPE at \(options.charactersPerSecond) graphemes per second:\n")
-    let reveal = try await lectern.type("example-ko", TypewriterOptions(pace: .charactersPerSecond(options.charactersPerSecond)))
+    let reveal = try await lectern.type("example", TypewriterOptions(pace: .charactersPerSecond(options.charactersPerSecond)))
     let ticks = try await TerminalTypewriter(text: text, units: lectern.units).play(reveal)
     print("\n\(ticks) ticks for \(reveal.graphemes) graphemes")
-    try await lectern.delete("example-ko")
+    try await lectern.delete("example")
 }
 
 do {
