@@ -57,29 +57,47 @@ public enum RESP {
         return negative ? -value : value
     }
 
+    /// The bulk strings of a request being read, decoded as they arrive.
+    struct Elements: Sendable {
+        var strings: [String] = []
+        /// The first element that is not UTF-8, and the offset of its bad byte.
+        var invalid: (index: Int, offset: Int)?
+        var commandHasNul = false
+
+        init(capacity: Int) { strings.reserveCapacity(min(capacity, 64)) }
+
+        mutating func append(_ bytes: ArraySlice<UInt8>) {
+            if let string = String(validating: bytes, as: UTF8.self) {
+                if strings.isEmpty && bytes.contains(0) { commandHasNul = true }
+                strings.append(string)
+            } else {
+                if invalid == nil { invalid = (strings.count, firstInvalidUTF8Offset(in: bytes) ?? 0) }
+                strings.append("")
+            }
+        }
+    }
+
     /// A request from its bulk strings: the first is the command; each of
     /// the others is one argument, exactly as sent (no quoting: RESP is
     /// binary-safe), or `key=value` when it has that shape.
-    static func request(from elements: [[UInt8]]) throws -> Request {
-        var arguments: [Argument] = []
-        var strings: [String] = []
-        for (index, element) in elements.enumerated() {
-            if element.contains(0) && index == 0 {
-                throw ProtocolError(.binary, "a command name cannot contain a NUL byte")
-            }
-            if let bad = firstInvalidUTF8Offset(in: element) {
-                throw ProtocolError(.invalidUTF8, "argument \(index) is not valid UTF-8 at byte \(bad)")
-            }
-            strings.append(String(decoding: element, as: UTF8.self))
+    static func request(from elements: Elements) throws -> Request {
+        if elements.commandHasNul {
+            throw ProtocolError(.binary, "a command name cannot contain a NUL byte")
         }
-        guard let command = strings.first, !command.isEmpty else {
+        if let (index, offset) = elements.invalid {
+            throw ProtocolError(.invalidUTF8, "argument \(index) is not valid UTF-8 at byte \(offset)")
+        }
+        guard let command = elements.strings.first, !command.isEmpty else {
             throw ProtocolError(.syntax, "a request starts with a command name, as in 'PING'")
         }
-        for value in strings.dropFirst() {
-            if let equals = value.firstIndex(of: "="), equals != value.startIndex,
-                value[..<equals].unicodeScalars.enumerated().allSatisfy({ isKeyCharacter($0.element, first: $0.offset == 0) })
-            {
-                arguments.append(Argument(key: String(value[..<equals]), value: String(value[value.index(after: equals)...])))
+        var arguments: [Argument] = []
+        arguments.reserveCapacity(elements.strings.count - 1)
+        for value in elements.strings.dropFirst() {
+            if let keyLength = keyLength(value) {
+                let utf8 = value.utf8
+                let equals = utf8.index(utf8.startIndex, offsetBy: keyLength)
+                arguments.append(Argument(
+                    key: String(value[..<equals]), value: String(value[value.index(after: equals)...])))
             } else {
                 arguments.append(Argument(value: value, quoted: true))
             }
@@ -89,13 +107,17 @@ public enum RESP {
         return request
     }
 
-    private static func isKeyCharacter(_ s: Unicode.Scalar, first: Bool) -> Bool {
-        switch s {
-        case "a"..."z", "A"..."Z", "_": return true
-        case "0"..."9", "-", ".": return !first
-        default: return false
+    /// The length of `key` when `text` is `key=value` with an identifier key.
+    private static func keyLength(_ text: String) -> Int? {
+        var length = 0
+        for byte in text.utf8 {
+            if byte == UInt8(ascii: "=") { return length > 0 ? length : nil }
+            guard byte < 0x80, RequestParser.isKeyCharacter(Unicode.Scalar(byte), first: length == 0) else { return nil }
+            length += 1
         }
+        return nil
     }
+
 
     // MARK: Encoding
 
@@ -118,23 +140,55 @@ public enum RESP {
     /// `:n`.
     public static func integer(_ value: Int, into output: inout [UInt8]) {
         output.append(UInt8(ascii: ":"))
-        output.append(contentsOf: String(value).utf8)
+        appendDecimal(value, into: &output)
         crlf(&output)
     }
 
     /// `$n` and the bytes.
-    public static func bulkString<Bytes: Collection>(_ bytes: Bytes, into output: inout [UInt8]) where Bytes.Element == UInt8 {
-        output.append(UInt8(ascii: "$"))
-        output.append(contentsOf: String(bytes.count).utf8)
-        crlf(&output)
+    public static func bulkString(_ bytes: [UInt8], into output: inout [UInt8]) {
+        bulkHeader(bytes.count, into: &output)
         output.append(contentsOf: bytes)
         crlf(&output)
     }
 
+    /// `$n` and the text's UTF-8 bytes.
+    public static func bulkString(_ text: String, into output: inout [UInt8]) {
+        var text = text
+        text.withUTF8 { bytes in
+            bulkHeader(bytes.count, into: &output)
+            output.append(contentsOf: bytes)
+        }
+        crlf(&output)
+    }
+
+    private static func bulkHeader(_ count: Int, into output: inout [UInt8]) {
+        output.append(UInt8(ascii: "$"))
+        appendDecimal(count, into: &output)
+        crlf(&output)
+    }
+
+    /// A non-negative or negative integer in ASCII, without a String.
+    static func appendDecimal(_ value: Int, into output: inout [UInt8]) {
+        if value < 0 { output.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                      UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var count = 0
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            repeat {
+                buffer[19 - count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+                count += 1
+            } while magnitude > 0
+            output.append(contentsOf: buffer[(20 - count)...])
+        }
+    }
+
     /// An aggregate header: `*n` (array), `>n` (RESP3 push) or `%n` (RESP3 map).
-    public static func header(_ marker: Character, count: Int, into output: inout [UInt8]) {
-        output.append(contentsOf: String(marker).utf8)
-        output.append(contentsOf: String(count).utf8)
+    public static func header(_ marker: UInt8, count: Int, into output: inout [UInt8]) {
+        output.append(marker)
+        appendDecimal(count, into: &output)
         crlf(&output)
     }
 

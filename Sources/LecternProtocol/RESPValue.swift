@@ -19,10 +19,10 @@ public indirect enum RESPValue: Equatable, Sendable {
         case .bulk(let bytes): RESP.bulkString(bytes, into: &output)
         case .integer(let value): RESP.integer(value, into: &output)
         case .array(let elements):
-            RESP.header("*", count: elements.count, into: &output)
+            RESP.header(UInt8(ascii: "*"), count: elements.count, into: &output)
             for element in elements { element.encode(version: version, into: &output) }
         case .map(let pairs):
-            RESP.header(version >= 3 ? "%" : "*", count: version >= 3 ? pairs.count : pairs.count * 2, into: &output)
+            RESP.header(UInt8(ascii: version >= 3 ? "%" : "*"), count: version >= 3 ? pairs.count : pairs.count * 2, into: &output)
             for (key, value) in pairs {
                 key.encode(version: version, into: &output)
                 value.encode(version: version, into: &output)

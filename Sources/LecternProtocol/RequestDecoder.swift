@@ -47,9 +47,9 @@ public struct RequestDecoder: Sendable {
     private enum State: Sendable {
         case line
         /// Reading a RESP array request: the elements so far, how many remain.
-        case respArray(elements: [[UInt8]], remaining: Int)
+        case respArray(elements: RESP.Elements, remaining: Int)
         /// Reading one RESP bulk string of `length` bytes (plus CRLF).
-        case respBulk(elements: [[UInt8]], remaining: Int, length: Int)
+        case respBulk(elements: RESP.Elements, remaining: Int, length: Int)
         case literal(Request, count: Int)
         /// Skipping an oversized literal; `remaining` bytes to drop.
         case skippingLiteral(remaining: Int)
@@ -65,6 +65,11 @@ public struct RequestDecoder: Sendable {
     }
 
     public mutating func append<Bytes: Sequence>(_ bytes: Bytes) where Bytes.Element == UInt8 {
+        lines.append(bytes)
+    }
+
+    /// Appends bytes from the socket's read buffer.
+    public mutating func append(_ bytes: UnsafeRawBufferPointer) {
         lines.append(bytes)
     }
 
@@ -85,7 +90,7 @@ public struct RequestDecoder: Sendable {
                         let count: Int
                         do { count = try RESP.arrayLength(header) } catch { return respFailure(error) }
                         if count <= 0 { continue }  // Redis ignores empty arrays
-                        state = .respArray(elements: [], remaining: count)
+                        state = .respArray(elements: RESP.Elements(capacity: count), remaining: count)
                     }
                     continue
                 }
@@ -108,13 +113,20 @@ public struct RequestDecoder: Sendable {
                 }
 
             case .respBulk(var elements, let remaining, let length):
-                guard lines.bufferedByteCount >= length + 2 else { return nil }
-                guard let bytes = lines.nextBytes(count: length), let ending = lines.nextBytes(count: 2),
-                    ending.elementsEqual([0x0D, 0x0A])
-                else {
+                // The bytes, then CRLF (a bare LF is accepted too, so that a
+                // person can type RESP into netcat).
+                guard lines.bufferedByteCount >= length + 1 else { return nil }
+                let terminator = lines.peekByte(at: length)
+                if terminator == 0x0D && lines.bufferedByteCount < length + 2 { return nil }
+                guard let bytes = lines.nextBytes(count: length) else { return nil }
+                if terminator == 0x0D, lines.peekByte(at: 1) == 0x0A {
+                    _ = lines.nextBytes(count: 2)
+                } else if terminator == 0x0A {
+                    _ = lines.nextBytes(count: 1)
+                } else {
                     return respFailure(ProtocolError(.syntax, "RESP protocol error: a bulk string must end with CRLF; closing"))
                 }
-                elements.append(Array(bytes))
+                elements.append(bytes)
                 if remaining > 1 {
                     state = .respArray(elements: elements, remaining: remaining - 1)
                     continue

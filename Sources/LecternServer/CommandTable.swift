@@ -39,19 +39,6 @@ struct Reply {
         self.status = status
         self.data = lines
     }
-
-    /// The RESP value of this reply (see the type's documentation).
-    var respValue: RESPValue {
-        if let resp { return resp }
-        let status = RESPValue.simple(self.status.isEmpty ? "OK" : self.status)
-        guard !data.isEmpty else { return status }
-        return .array(data.map { line in
-            switch line {
-            case .text(let text): return .text(text)
-            case .literal(let bytes): return .bulk(bytes)
-            }
-        } + [status])
-    }
 }
 
 /// What a handler did with its request.

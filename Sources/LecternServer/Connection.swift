@@ -147,7 +147,7 @@ final class Connection {
 
     func reply(_ reply: Reply, tag: String?) {
         if replyFraming == .resp {
-            reply.respValue.encode(version: session.respVersion, into: &output)
+            encodeRESP(reply)
             outputDidGrow()
             return
         }
@@ -159,6 +159,26 @@ final class Connection {
         }
         ReplyEncoder.ok(reply.status, tag: tag, into: &output)
         outputDidGrow()
+    }
+
+    /// A reply for a Redis client (see ``Reply``), written without building
+    /// an intermediate value for the common shapes.
+    private func encodeRESP(_ reply: Reply) {
+        if let value = reply.resp {
+            value.encode(version: session.respVersion, into: &output)
+            return
+        }
+        let status = reply.status.isEmpty ? "OK" : reply.status
+        if !reply.data.isEmpty {
+            RESP.header(UInt8(ascii: "*"), count: reply.data.count + 1, into: &output)
+            for line in reply.data {
+                switch line {
+                case .text(let text): RESP.bulkString(text, into: &output)
+                case .literal(let bytes): RESP.bulkString(bytes, into: &output)
+                }
+            }
+        }
+        RESP.simpleString(status, into: &output)
     }
 
     /// Appends an asynchronous event line (`! …`). Events are only ever
@@ -191,10 +211,10 @@ final class Connection {
         }
         let words = event.split(separator: " ", maxSplits: 2)
         let document = words.count > 1 ? String(words[1]) : ""
-        RESP.header(session.respVersion >= 3 ? ">" : "*", count: 3, into: &output)
-        RESP.bulkString("message".utf8, into: &output)
-        RESP.bulkString(document.utf8, into: &output)
-        RESP.bulkString(event.utf8, into: &output)
+        RESP.header(UInt8(ascii: session.respVersion >= 3 ? ">" : "*"), count: 3, into: &output)
+        RESP.bulkString("message", into: &output)
+        RESP.bulkString(document, into: &output)
+        RESP.bulkString(event, into: &output)
     }
 
     /// Latest held-back event per coalescing key, and the keys in first-held order.
