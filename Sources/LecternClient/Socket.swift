@@ -167,15 +167,36 @@ final class Socket: @unchecked Sendable {
     private static func lastErrorText() -> String { String(cString: strerror(errno)) }
 }
 
-// The C functions whose names the type's methods shadow.
-#if canImport(Glibc)
-private let systemConnect = Glibc.connect
-private let systemSend = Glibc.send
-private let systemClose = Glibc.close
-private let systemShutdown = Glibc.shutdown
-#elseif canImport(Darwin)
-private let systemConnect = Darwin.connect
-private let systemSend = Darwin.send
-private let systemClose = Darwin.close
-private let systemShutdown = Darwin.shutdown
-#endif
+// The C functions whose names the type's methods shadow, called by module.
+
+private func systemConnect(_ fd: Int32, _ address: UnsafePointer<sockaddr>?, _ length: socklen_t) -> Int32 {
+    #if canImport(Glibc)
+    Glibc.connect(fd, address, length)
+    #else
+    Darwin.connect(fd, address, length)
+    #endif
+}
+
+private func systemSend(_ fd: Int32, _ bytes: UnsafeRawPointer?, _ count: Int, _ flags: Int32) -> Int {
+    #if canImport(Glibc)
+    Glibc.send(fd, bytes, count, flags)
+    #else
+    Darwin.send(fd, bytes, count, flags)
+    #endif
+}
+
+private func systemClose(_ fd: Int32) -> Int32 {
+    #if canImport(Glibc)
+    Glibc.close(fd)
+    #else
+    Darwin.close(fd)
+    #endif
+}
+
+private func systemShutdown(_ fd: Int32, _ how: Int32) -> Int32 {
+    #if canImport(Glibc)
+    Glibc.shutdown(fd, how)
+    #else
+    Darwin.shutdown(fd, how)
+    #endif
+}
