@@ -50,7 +50,9 @@ let package = Package(
             name: "LecternServer",
             dependencies: ["LecternText", "LecternLayout", "LecternProtocol", "LecternStore", "CUV"]
         ),
-        .target(name: "LecternClient", dependencies: ["LecternProtocol"]),
+        // Swift 6 mode here, so the compiler holds the SDK's public API to
+        // strict Sendable checking; apps may use either mode.
+        .target(name: "LecternClient", dependencies: ["LecternProtocol"], swiftSettings: [.swiftLanguageMode(.v6)]),
 
         // MARK: Executables: flag parsing and wiring only
 
