@@ -7,8 +7,8 @@ import Foundation
 ///
 /// ```swift
 /// let lectern = try await LecternConnection.connect(host: "127.0.0.1", port: 7878)
-/// _ = try await lectern.put("intro", text: "Dr. Smith arrived. He was late!")
-/// _ = try await lectern.view("intro", ViewOptions(width: 320))
+/// try await lectern.put("intro", text: "Dr. Smith arrived. He was late!")
+/// try await lectern.view("intro", ViewOptions(width: 320))
 /// if case .hit(let highlight, _, _, _) = try await lectern.tap("intro", at: Point(x: 30, y: 10)) {
 ///     print(highlight.sentence.text, highlight.rects)
 /// }
@@ -27,8 +27,8 @@ import Foundation
 ///
 /// **Concurrency.** This is a `final class` guarded by one lock rather than
 /// an actor: a reader thread resolves replies and routes events the moment
-/// they are decoded, and a request must take its tag and be queued for
-/// writing in one step — both without an executor hop per line. The lock
+/// they are decoded, and a request is registered under its tag and queued
+/// for writing — both without an executor hop per line. The lock
 /// is held only to update tables, never across I/O or `await`, so every
 /// method may be called from any task or thread; hence `Sendable`.
 ///
