@@ -80,3 +80,17 @@ import Testing
         }
     }
 }
+
+@Suite struct WireTests {
+    @Test func numbersOfAnySizeAreWritten() {
+        #expect(Wire.number(180.5) == "180.5")
+        #expect(Wire.number(17) == "17")
+        #expect(Wire.number(-3.25) == "-3.25")
+        #expect(Wire.number(0.004) == "0")
+        #expect(Wire.number(-0.5) == "-0.5")
+        #expect(Wire.number(1.05) == "1.05")
+        #expect(Wire.number(1e300) == "1e+300")
+        #expect(Wire.number(-1e300) == "-1e+300")
+        #expect(Wire.number(.nan) == "0")
+    }
+}
