@@ -94,4 +94,24 @@ import Testing
         var iterator = events.makeAsyncIterator()
         #expect(await iterator.next()?.kind == .changed(revision: 3, sentences: 1))
     }
+
+    /// `events(for:)` gets one document's events; `events()` gets them all.
+    @Test func eventSequencesFilterByDocument() async throws {
+        let daemon = try LiveDaemon()
+        let writer = try await daemon.connect()
+        let reader = try await daemon.connect()
+        try await writer.put("a", text: "A.")
+        try await writer.put("b", text: "B.")
+        try await reader.watch("a")
+        try await reader.watch("b")
+        let onlyB = reader.events(for: "b")
+        let all = reader.events()
+        try await writer.put("a", text: "A again.")
+        try await writer.put("b", text: "B again.")
+        var bIterator = onlyB.makeAsyncIterator()
+        #expect(await bIterator.next()?.document == "b")
+        var allIterator = all.makeAsyncIterator()
+        #expect(await allIterator.next()?.document == "a")
+        #expect(await allIterator.next()?.document == "b")
+    }
 }
