@@ -63,26 +63,27 @@ import Testing
     }
 
     /// Cancelling the task that consumes a stream sends STOP: the stream is
-    /// gone from the daemon (PAUSE says NOSTREAM).
+    /// gone from the daemon (PAUSE says NOSTREAM). The stream is too slow to
+    /// end by itself, so only the STOP can have ended it.
     @Test func cancellingTheConsumerStopsTheStream() async throws {
         let daemon = try LiveDaemon()
         let lectern = try await daemon.connect()
-        try await lectern.put("doc", text: String(repeating: "Endless text. ", count: 50))
-        let reveal = try await lectern.type("doc", TypewriterOptions(pace: .interval(milliseconds: 5)))
+        try await lectern.put("doc", text: "Endless text. Slower than any test.")
+        let reveal = try await lectern.type("doc", TypewriterOptions(pace: .interval(milliseconds: 60_000)))
+        try await reveal.seek(to: 3)
         let consumer = Task {
-            var ticks = 0
-            for try await case .tick in reveal { ticks += 1 }
-            return ticks
+            for try await case .tick in reveal {}
         }
-        try await Task.sleep(for: .milliseconds(100))
+        try await Task.sleep(for: .milliseconds(50))
         consumer.cancel()
         _ = await consumer.result
+        let deadline = ContinuousClock.now + .seconds(30)
         var stopped = false
-        for _ in 0..<100 where !stopped {
+        while !stopped && ContinuousClock.now < deadline {
             do {
                 try await lectern.pause(stream: reveal.id)
-                try await Task.sleep(for: .milliseconds(10))
                 try await lectern.resume(stream: reveal.id)
+                try await Task.sleep(for: .milliseconds(10))
             } catch let error as LecternError where error.code == .noStream {
                 stopped = true
             }
@@ -90,19 +91,26 @@ import Testing
         #expect(stopped)
     }
 
+    /// As in transcript 08: a slow stream, a PUT, a RESTART on the new
+    /// text, then a faster pace to the end.
     @Test func aPutRestartsTheStream() async throws {
         let daemon = try LiveDaemon()
         let lectern = try await daemon.connect()
         try await lectern.put("doc", text: "First text, rather long for a while.")
-        let reveal = try await lectern.type("doc", TypewriterOptions(pace: .interval(milliseconds: 20)))
+        let reveal = try await lectern.type("doc", TypewriterOptions(pace: .interval(milliseconds: 60_000)))
+        try await lectern.put("doc", text: "New.")
+        #expect(try await reveal.setPace(.interval(milliseconds: 1)) == 1)
         var restarted: (total: Int, graphemes: Int)?
+        var lastEnd: Int?
         for try await event in reveal {
-            if case .tick(let tick) = event, tick.end >= 3, restarted == nil {
-                try await lectern.put("doc", text: "New.")
+            switch event {
+            case .restart(let total, let graphemes): restarted = (total, graphemes)
+            case .tick(let tick): lastEnd = tick.end
+            case .sentence, .done: break
             }
-            if case .restart(let total, let graphemes) = event { restarted = (total, graphemes) }
         }
         #expect(restarted?.total == 4)
         #expect(restarted?.graphemes == 4)
+        #expect(lastEnd == 4)
     }
 }
