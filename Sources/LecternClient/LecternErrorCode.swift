@@ -55,6 +55,9 @@ public enum LecternErrorCode: Hashable, Sendable, CustomStringConvertible {
     case storageFull
     /// `STORE`: the daemon's store failed the write otherwise; nothing changed.
     case storeFailed
+    /// `IDLE`: the daemon closed the connection after `--idle-timeout`
+    /// seconds without a request (reconnecting is the right answer).
+    case idle
     /// A code this SDK does not know, with the word as the daemon sent it.
     case unrecognized(String)
 
@@ -82,6 +85,7 @@ public enum LecternErrorCode: Hashable, Sendable, CustomStringConvertible {
         case ErrorCode.readOnly.rawValue: self = .readOnly
         case ErrorCode.storeFull.rawValue: self = .storageFull
         case ErrorCode.store.rawValue: self = .storeFailed
+        case ErrorCode.idle.rawValue: self = .idle
         default: self = .unrecognized(rawValue)
         }
     }
@@ -107,6 +111,7 @@ public enum LecternErrorCode: Hashable, Sendable, CustomStringConvertible {
         case .noStream: return ErrorCode.noStream.rawValue
         case .authenticationRequired: return ErrorCode.authenticationRequired.rawValue
         case .authenticationFailed: return ErrorCode.authentication.rawValue
+        case .idle: return ErrorCode.idle.rawValue
         case .readOnly: return ErrorCode.readOnly.rawValue
         case .storageFull: return ErrorCode.storeFull.rawValue
         case .storeFailed: return ErrorCode.store.rawValue

@@ -60,11 +60,14 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
     /// AUTH failed: a wrong token, too many attempts, or no token configured.
     public static let authentication = ErrorCode(rawValue: "AUTH")
 
+    /// Sent before the daemon closes a connection that was idle too long.
+    public static let idle = ErrorCode(rawValue: "IDLE")
+
     /// The codes defined by this module, in the order PROTOCOL.md lists them.
     public static let all: [ErrorCode] = [
         .unknownCommand, .arguments, .syntax, .invalidUTF8, .lineTooLong, .binary, .maxClients, .payloadTooLarge,
         .number, .noDocument, .noView, .range, .tooMany, .version, .noAttachment, .noStream,
-        .readOnly, .storeFull, .store, .authenticationRequired, .authentication,
+        .readOnly, .storeFull, .store, .authenticationRequired, .authentication, .idle,
     ]
 }
 

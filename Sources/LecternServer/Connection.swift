@@ -139,6 +139,11 @@ final class Connection {
     /// Sends an error that leaves the stream unusable, then closes.
     func fail(_ error: ProtocolError, tag: String?) {
         Log.warning("connection_protocol_error", ["id": id, "peer": peer, "code": error.code, "message": error.message])
+        close(saying: error, tag: tag)
+    }
+
+    /// Sends `error` as the last line, then closes once output is written.
+    func close(saying error: ProtocolError, tag: String?) {
         reply(error, tag: tag)
         finishAfterOutput()
     }

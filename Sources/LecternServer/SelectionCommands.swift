@@ -71,10 +71,11 @@ extension Server {
     ) throws -> Reply {
         let hit = layout.hitTest(x: x, y: y)
         let probe = hit.grapheme.isEmpty ? hit.offset : hit.grapheme.lowerBound
-        guard hit.attachment == nil, hit.isInside || hit.distance <= slop,
-            let sentence = document.sentences.sentence(containing: probe)
-        else {
-            return Reply("SELECT miss distance=\(Wire.number(hit.distance))")
+        guard let sentence = document.sentences.sentence(containing: probe) else {
+            return Reply("SELECT miss distance=\(Wire.number(hit.distance)) nearest=none")
+        }
+        guard hit.attachment == nil, hit.isInside || hit.distance <= slop else {
+            return Reply("SELECT miss distance=\(Wire.number(hit.distance)) nearest=\(sentence.number)")
         }
         let connection = context.connection
         var selected = document.selections[connection.id, default: []]
@@ -84,7 +85,7 @@ extension Server {
         connection.session.selectedDocuments.insert(document.id)
         let verb = added ? "added" : "removed"
         broadcast(document, from: connection, range: sentence.content) { unit in
-            "SELECT \(document.id) by=\(connection.id) \(verb) sentence=\(sentence.number) range=\(document.wireRange(sentence.content, unit: unit))"
+            "SELECT \(document.id) by=\(connection.id) revision=\(document.revision) \(verb) sentence=\(sentence.number) range=\(document.wireRange(sentence.content, unit: unit))"
         }
         return Reply(
             "SELECT \(verb) sentence=\(sentence.number) selected=\(selected.count)",

@@ -284,7 +284,9 @@ public final class Server {
         let now = uv_now(loop)
         for connection in Array(connections.values)
         where connection.session.isIdleTimeoutExempt == false && now &- connection.lastActivity >= timeout {
-            connection.close(reason: "idle for \(configuration.idleTimeoutSeconds) s (--idle-timeout)")
+            let reason = "idle for \(configuration.idleTimeoutSeconds) s (--idle-timeout)"
+            Log.info("connection_idle", ["id": connection.id, "peer": connection.peer, "reason": reason])
+            connection.close(saying: ProtocolError(.idle, "closing: no request for \(configuration.idleTimeoutSeconds) s (--idle-timeout); reconnect when needed"), tag: nil)
         }
     }
 

@@ -185,7 +185,7 @@ extension Server {
             return Reply("TAP miss distance=\(Wire.number(hit.distance)) nearest=\(sentence.number)")
         }
         broadcast(document, from: context.connection, range: sentence.content) { watcherUnit in
-            "TAP \(document.id) by=\(context.connection.id) sentence=\(sentence.number) range=\(document.wireRange(sentence.content, unit: watcherUnit))"
+            "TAP \(document.id) by=\(context.connection.id) revision=\(document.revision) sentence=\(sentence.number) range=\(document.wireRange(sentence.content, unit: watcherUnit))"
         }
         return Reply(
             "TAP hit sentence=\(sentence.number) offset=\(document.wireOffset(hit.offset, unit: unit)) side=\(hit.side.rawValue) distance=\(Wire.number(hit.distance))",

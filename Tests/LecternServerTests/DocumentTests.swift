@@ -57,7 +57,7 @@ import Testing
         var rectsSeen: Set<String> = []
         for watcher in watchers {
             let event = try #require(try watcher.readLine())
-            #expect(event.hasPrefix("! TAP doc by=1 sentence=0 range=0..7 rects="))
+            #expect(event.hasPrefix("! TAP doc by=1 revision=2 sentence=0 range=0..7 rects="))
             rectsSeen.insert(String(event.split(separator: " ").first { $0.hasPrefix("rects=") } ?? ""))
         }
         #expect(rectsSeen.count >= 2, "watchers with different views get different rects")
@@ -87,6 +87,7 @@ import Testing
         #expect(try watcher.request("PUT d \"x\"").last?.hasPrefix("OK") == true)
         #expect(try watcher.request("WATCH d").last?.hasPrefix("OK") == true)
         #expect(try idle.request("PING") == ["OK PONG"])
+        #expect(try idle.readLine() == "ERR IDLE closing: no request for 1 s (--idle-timeout); reconnect when needed")
         #expect(try idle.waitForClose())
         #expect(daemon.log.contains("idle for 1 s"))
         #expect(try watcher.request("PING") == ["OK PONG"])

@@ -56,8 +56,8 @@ import Testing
     @Test func everyCodeTheDaemonDefinesIsProvokedHere() {
         // MAXCLIENTS: DaemonTests; READONLY and FULL: DurabilityTests (a real
         // immutable directory and a real full tmpfs); NOAUTH and AUTH:
-        // AuthTests (a daemon with a token); STORE: below.
-        let provoked = Set(Self.cases.map(\.code) + ["MAXCLIENTS", "READONLY", "FULL", "NOAUTH", "AUTH", "STORE"])
+        // AuthTests (a daemon with a token); IDLE: DocumentTests; STORE: below.
+        let provoked = Set(Self.cases.map(\.code) + ["MAXCLIENTS", "READONLY", "FULL", "NOAUTH", "AUTH", "IDLE", "STORE"])
         for code in ErrorCode.all {
             #expect(provoked.contains(code.rawValue), "no live test provokes \(code)")
         }
