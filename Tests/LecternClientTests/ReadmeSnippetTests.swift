@@ -7,12 +7,14 @@ import Testing
     /// The repository root, from this file's path.
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    /// ReadmeSnippet.swift is compiled with this target; the markdown's
-    /// first swift block (after `import LecternClient` and a blank line)
+    /// ReadmeSnippet.swift is compiled with this target; in the README's
+    /// "Swift SDK" section (and its source in examples/), the first swift block (after `import LecternClient` and a blank line)
     /// must be exactly its lines between the markers.
-    @Test func markdownShowsTheCompiledSnippet() throws {
+    @Test(arguments: ["README.md", "examples/SDK-README-section.md"])
+    func markdownShowsTheCompiledSnippet(_ file: String) throws {
         let source = try String(contentsOf: Self.root.appendingPathComponent("Tests/LecternClientTests/ReadmeSnippet.swift"), encoding: .utf8)
-        let markdown = try String(contentsOf: Self.root.appendingPathComponent("examples/SDK-README-section.md"), encoding: .utf8)
+        var markdown = try String(contentsOf: Self.root.appendingPathComponent(file), encoding: .utf8)
+        if let section = markdown.range(of: "## Swift SDK") { markdown = String(markdown[section.lowerBound...]) }
         let sourceLines = source.components(separatedBy: "\n")
         let begin = try #require(sourceLines.firstIndex { $0.contains("// README-BEGIN") })
         let end = try #require(sourceLines.firstIndex { $0.contains("// README-END") })
