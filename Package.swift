@@ -54,6 +54,7 @@ let package = Package(
 
         .executableTarget(name: "lecternd", dependencies: ["LecternServer"]),
         .executableTarget(name: "store-crash-helper", dependencies: ["LecternStore"]),
+        .executableTarget(name: "lectern-load", dependencies: ["CUV", "LecternProtocol"], path: "Sources/lectern-load"),
 
         // MARK: Tests
 
