@@ -45,10 +45,13 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
     /// An attachment name that the document does not have.
     public static let noAttachment = ErrorCode(rawValue: "NOATTACH")
 
+    /// No typewriter stream with that number on this connection.
+    public static let noStream = ErrorCode(rawValue: "NOSTREAM")
+
     /// The codes defined by this module, in the order PROTOCOL.md lists them.
     public static let all: [ErrorCode] = [
         .unknownCommand, .arguments, .syntax, .invalidUTF8, .lineTooLong, .binary, .maxClients, .payloadTooLarge,
-        .number, .noDocument, .noView, .range, .tooMany, .version, .noAttachment,
+        .number, .noDocument, .noView, .range, .tooMany, .version, .noAttachment, .noStream,
     ]
 }
 

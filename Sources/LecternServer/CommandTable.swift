@@ -39,6 +39,8 @@ enum CommandOutcome {
     case reply(Reply)
     /// The handler called ``Connection/deferReply()`` and will complete it.
     case deferred
+    /// The handler already sent the reply itself (to order events after it).
+    case sent
 }
 
 /// One command: name, arity, syntax, summary and handler, in one place.

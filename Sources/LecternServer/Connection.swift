@@ -154,10 +154,43 @@ final class Connection {
 
     /// Appends an asynchronous event line (`! …`). Events are only ever
     /// written between replies, since replies are written whole.
-    func send(event: String) {
+    ///
+    /// An event with a `coalescingKey` (a stream's ticks) is held back while
+    /// the connection's unsent output is over the soft limit, and a newer one
+    /// with the same key replaces it: a reader that does not keep up skips
+    /// ahead instead of falling behind. Held events go out, newest only, once
+    /// the output drains below the limit, and before any other event.
+    func send(event: String, coalescingKey: Int? = nil) {
         guard !isClosing else { return }
+        if let key = coalescingKey, pendingOutputBytes > server.configuration.outputSoftLimit {
+            if heldEvents.updateValue(event, forKey: key) == nil { heldEventOrder.append(key) }
+            server.statistics.eventsCoalesced += 1
+            return
+        }
+        releaseHeldEvents()
         ReplyEncoder.event(event, into: &output)
         outputDidGrow()
+    }
+
+    /// Latest held-back event per coalescing key, and the keys in first-held order.
+    private var heldEvents: [Int: String] = [:]
+    private var heldEventOrder: [Int] = []
+
+    private func releaseHeldEvents() {
+        guard !heldEventOrder.isEmpty else { return }
+        for key in heldEventOrder {
+            if let event = heldEvents[key] { ReplyEncoder.event(event, into: &output) }
+        }
+        heldEvents.removeAll()
+        heldEventOrder.removeAll()
+        outputDidGrow()
+    }
+
+    /// Called when output has drained: held events may go now.
+    private func outputDidDrain() {
+        if !heldEventOrder.isEmpty && pendingOutputBytes <= server.configuration.outputSoftLimit {
+            releaseHeldEvents()
+        }
     }
 
     func reply(_ error: ProtocolError, tag: String?) {
@@ -216,7 +249,9 @@ final class Connection {
         }
         if closesAfterOutput && bytesInFlight == 0 {
             close(reason: nil)
+            return
         }
+        outputDidDrain()
     }
 
     private func didWrite(count: Int, status: Int32) {
@@ -226,6 +261,8 @@ final class Connection {
             close(reason: "write error \(LoopHandle.errorName(status))")
         } else if closesAfterOutput && bytesInFlight == 0 && output.isEmpty {
             close(reason: nil)
+        } else {
+            outputDidDrain()
         }
     }
 

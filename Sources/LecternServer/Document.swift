@@ -36,6 +36,8 @@ final class Document {
     /// Each connection's selected sentence numbers (SELECT), by connection
     /// id; dropped when the text changes, since numbers then mean other sentences.
     var selections: [UInt64: Set<Int>] = [:]
+    /// Typewriter streams revealing this document, by stream id.
+    var streams: [Int: TypewriterStream] = [:]
 
     private var shapedByFont: [FontSpec: ShapedText] = [:]
     private var layoutsBySpec: [LayoutSpec: TextLayout] = [:]

@@ -20,6 +20,13 @@ public enum Log {
 
     nonisolated(unsafe) public static var minimumLevel: Level = .info
 
+    /// Start-up and shutdown lines (where the daemon listens, that it
+    /// stopped): written at level info whatever the minimum level, since
+    /// supervisors and people rely on them.
+    public static func lifecycle(_ event: String, _ fields: KeyValuePairs<String, CustomStringConvertible> = [:]) {
+        emit(line(.info, event, fields))
+    }
+
     public static func debug(_ event: String, _ fields: KeyValuePairs<String, CustomStringConvertible> = [:]) {
         write(.debug, event, fields)
     }
@@ -44,9 +51,12 @@ public enum Log {
 
     private static func write(_ level: Level, _ event: String, _ fields: KeyValuePairs<String, CustomStringConvertible>) {
         guard level >= minimumLevel else { return }
-        let text = line(level, event, fields) + "\n"
-        text.utf8CString.withUnsafeBufferPointer { buffer in
-            _ = fputs(buffer.baseAddress!, stderr)
+        emit(line(level, event, fields))
+    }
+
+    private static func emit(_ line: String) {
+        (line + "\n").utf8CString.withUnsafeBufferPointer { buffer in
+            if let base = buffer.baseAddress { _ = fputs(base, stderr) }
         }
     }
 

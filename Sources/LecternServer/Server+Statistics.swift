@@ -25,6 +25,9 @@ extension Server {
             ("output_pending_bytes", pending),
             ("output_pending_max_bytes", largest),
             ("output_hard_limit_bytes", configuration.outputHardLimit),
+            ("streams", typewriters.streams.count),
+            ("ticks_sent", typewriters.ticksSent),
+            ("events_coalesced", statistics.eventsCoalesced),
         ]
         return figures.map { "\($0.0) \($0.1)" }
     }

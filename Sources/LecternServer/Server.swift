@@ -7,8 +7,11 @@ import LecternProtocol
 /// The daemon: one libuv loop on one thread that owns all state.
 ///
 /// Handles it owns: the listeners (TCP, and a Unix socket if asked for);
-/// one check handle that flushes the output of every connection that
-/// produced some in this loop iteration (Redis's `beforeSleep` write pass);
+/// a check and a prepare handle that flush the output of every connection
+/// that produced some (Redis's `beforeSleep` write pass): check runs right
+/// after the poll phase, so replies to what was just read go out in the same
+/// iteration; prepare runs right before the loop blocks, so output made by
+/// timers (typewriter ticks) never waits for the next wake-up;
 /// a once-a-second housekeeping timer (idle timeouts, the commands-per-second
 /// figure); SIGINT/SIGTERM handles that start a clean shutdown. One read
 /// buffer is shared by all connections: a read callback consumes it
@@ -28,6 +31,7 @@ public final class Server {
     let loop: UnsafeMutablePointer<uv_loop_t>
     private var listeners: [Listener] = []
     private let flushCheck: UnsafeMutablePointer<uv_check_t>
+    private let flushPrepare: UnsafeMutablePointer<uv_prepare_t>
     private let housekeepingTimer: UnsafeMutablePointer<uv_timer_t>
     private var signalHandles: [UnsafeMutablePointer<uv_signal_t>] = []
 
@@ -41,7 +45,9 @@ public final class Server {
     /// Fonts, shaping and layout.
     let layouts: LayoutService
     /// Counters for STATS.
-    private(set) var statistics = ServerStatistics()
+    var statistics = ServerStatistics()
+    /// All typewriter streams, on one timer.
+    private(set) var typewriters: TypewriterScheduler!
 
     private static let readBufferSize = 64 * 1024
     private let readBufferMemory: UnsafeMutablePointer<CChar>
@@ -58,18 +64,22 @@ public final class Server {
         self.configuration = configuration
         self.commands = CommandTable(
             Server.sessionCommands + Server.documentCommands + Server.viewCommands
-                + Server.selectionCommands + Server.watchCommands)
+                + Server.selectionCommands + Server.watchCommands + Server.typewriterCommands)
         self.layouts = try LayoutService()
         readBufferMemory = .allocate(capacity: Server.readBufferSize)
         loop = .allocate(capacity: 1)
         uv_loop_init(loop)
         flushCheck = LoopHandle.allocate(uv_check_t.self)
+        flushPrepare = LoopHandle.allocate(uv_prepare_t.self)
         housekeepingTimer = LoopHandle.allocate(uv_timer_t.self)
         uv_check_init(loop, flushCheck)
         LoopHandle.bind(flushCheck, to: self)
+        uv_prepare_init(loop, flushPrepare)
+        LoopHandle.bind(flushPrepare, to: self)
         uv_timer_init(loop, housekeepingTimer)
         LoopHandle.bind(housekeepingTimer, to: self)
         statistics.startTime = uv_now(loop)
+        typewriters = TypewriterScheduler(server: self)
         do {
             let tcp = try Listener(kind: .tcp, host: configuration.host, port: configuration.port, server: self)
             listeners.append(tcp)
@@ -115,18 +125,21 @@ public final class Server {
         uv_check_start(flushCheck) { handle in
             LoopHandle.owner(of: handle, as: Server.self)?.flushPendingOutput()
         }
+        uv_prepare_start(flushPrepare) { handle in
+            LoopHandle.owner(of: handle, as: Server.self)?.flushPendingOutput()
+        }
         uv_timer_start(housekeepingTimer, { handle in
             LoopHandle.owner(of: handle, as: Server.self)?.housekeeping()
         }, 1000, 1000)
         for listener in listeners {
-            Log.info("listening", ["addr": listener.address, "pid": getpid()])
+            Log.lifecycle("listening", ["addr": listener.address, "pid": getpid()])
         }
         uv_run(loop, UV_RUN_DEFAULT)
         let status = uv_loop_close(loop)
         if status != 0 {
             Log.error("loop_close_failed", ["error": LoopHandle.errorName(status)])
         }
-        Log.info("stopped")
+        Log.lifecycle("stopped")
     }
 
     /// Closes the listeners and every connection; the loop then runs out of
@@ -135,7 +148,7 @@ public final class Server {
         guard !isShuttingDown else { return }
         isShuttingDown = true
         let name = number == SIGINT ? "SIGINT" : number == SIGTERM ? "SIGTERM" : String(number)
-        Log.info("shutting_down", ["signal": name, "connections": connections.count])
+        Log.lifecycle("shutting_down", ["signal": name, "connections": connections.count])
         for connection in Array(connections.values) { connection.close(reason: nil) }
         closeAllHandles()
     }
@@ -146,7 +159,9 @@ public final class Server {
         for handle in signalHandles { LoopHandle.close(handle) }
         signalHandles.removeAll()
         LoopHandle.close(flushCheck)
+        LoopHandle.close(flushPrepare)
         LoopHandle.close(housekeepingTimer)
+        typewriters.close()
     }
 
     // MARK: Connections
@@ -178,6 +193,7 @@ public final class Server {
 
     func connectionDidClose(_ connection: Connection) {
         connections[connection.id] = nil
+        typewriters.connectionDidClose(connection)
         forgetSessionState(of: connection)
     }
 
@@ -224,7 +240,7 @@ public final class Server {
             let context = CommandContext(request: request, connection: connection, server: self, arguments: arguments)
             switch try command.handler(context) {
             case .reply(let reply): connection.reply(reply, tag: request.tag)
-            case .deferred: break
+            case .deferred, .sent: break
             }
         } catch let error as ProtocolError {
             connection.reply(error, tag: request.tag)

@@ -30,6 +30,9 @@ public struct ServerConfiguration: Equatable, Sendable {
     /// sent before the daemon closes it: a client that never reads must not
     /// grow the daemon without bound.
     public var outputHardLimit = 64 << 20
+    /// Unsent output above which a connection's stream ticks are coalesced
+    /// (the newest replaces the held one) instead of queued.
+    public var outputSoftLimit = 16 << 10
     /// Log level: debug, info, warn or error.
     public var logLevel = Log.Level.info
 
@@ -122,6 +125,13 @@ public struct ServerConfiguration: Equatable, Sendable {
             defaultValue: { String($0.outputHardLimit) },
             apply: { config, value in
                 config.outputHardLimit = try integer(value, flag: "--output-hard-limit", in: 1024...(1 << 40))
+            }),
+        Option(
+            flag: "--output-soft-limit", environment: "LECTERN_OUTPUT_SOFT_LIMIT", valueName: "BYTES",
+            help: "unsent output above which stream ticks are coalesced",
+            defaultValue: { String($0.outputSoftLimit) },
+            apply: { config, value in
+                config.outputSoftLimit = try integer(value, flag: "--output-soft-limit", in: 0...(1 << 40))
             }),
         Option(
             flag: "--log-level", environment: "LECTERN_LOG_LEVEL", valueName: "LEVEL",

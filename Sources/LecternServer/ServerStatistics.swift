@@ -8,6 +8,8 @@ struct ServerStatistics {
     var connectionsAccepted = 0
     var connectionsRefused = 0
     var commandsProcessed = 0
+    /// Stream events held back or replaced because a reader was behind.
+    var eventsCoalesced = 0
     /// Commands in the last whole second (updated by housekeeping).
     private(set) var commandsLastSecond = 0
     private var commandsAtSecondStart = 0

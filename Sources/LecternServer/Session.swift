@@ -24,8 +24,10 @@ final class Session {
     var selectedDocuments: Set<String> = []
     /// Documents this connection watches.
     var watching: Set<String> = []
+    /// Typewriter streams running on this connection, by stream id.
+    var streams: [Int: TypewriterStream] = [:]
 
-    /// Connections that watch a document are expected to be quiet for long
-    /// stretches; the idle timeout spares them.
-    var isIdleTimeoutExempt: Bool { !watching.isEmpty }
+    /// Connections that watch a document or run a stream are expected to be
+    /// quiet for long stretches; the idle timeout spares them.
+    var isIdleTimeoutExempt: Bool { !watching.isEmpty || !streams.isEmpty }
 }

@@ -71,7 +71,10 @@ extension Server {
     /// After a document's text or attachments changed: selections of its
     /// old sentences are dropped, watchers get `! CHANGED`.
     func documentDidChange(_ document: Document, by origin: Connection, created: Bool, textChanged: Bool = true) {
-        if textChanged { document.selections.removeAll() }
+        if textChanged {
+            document.selections.removeAll()
+            typewriters.documentDidChange(document)
+        }
         broadcast(document, from: origin, range: nil) { _ in
             "CHANGED \(document.id) by=\(origin.id) revision=\(document.revision) sentences=\(document.sentences.count)"
         }
@@ -80,6 +83,7 @@ extension Server {
     /// Removes a document; watchers get `! DELETED` and stop watching it.
     func delete(_ document: Document, by origin: Connection) {
         documents.remove(document.id)
+        typewriters.documentWasDeleted(document)
         broadcast(document, from: origin, range: nil) { _ in "DELETED \(document.id) by=\(origin.id)" }
         for watcher in document.watchers.values { watcher.session.watching.remove(document.id) }
         document.watchers.removeAll()

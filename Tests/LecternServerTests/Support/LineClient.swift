@@ -15,9 +15,18 @@ final class LineClient {
 
     struct Failure: Error, CustomStringConvertible { let description: String }
 
-    init(port: UInt16, timeoutSeconds: Int = 10) throws {
+    /// The port this client connected to.
+    private(set) var port: UInt16 = 0
+
+    /// - Parameter receiveBuffer: a small SO_RCVBUF makes a slow reader's
+    ///   backlog pile up in the daemon instead of the kernel.
+    init(port: UInt16, timeoutSeconds: Int = 10, receiveBuffer: Int32? = nil) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Failure(description: "socket() failed: \(errno)") }
+        self.port = port
+        if var size = receiveBuffer {
+            setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
         var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
@@ -33,6 +42,29 @@ final class LineClient {
         guard status == 0 else {
             Glibc.close(fd)
             throw Failure(description: "connect to port \(port) failed: errno \(errno)")
+        }
+    }
+
+    /// Connects to a Unix-domain socket.
+    init(unixPath: String, timeoutSeconds: Int = 10) throws {
+        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw Failure(description: "socket() failed: \(errno)") }
+        var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let capacity = MemoryLayout.size(ofValue: address.sun_path)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (i, byte) in unixPath.utf8.prefix(capacity - 1).enumerated() { raw[i] = byte }
+        }
+        let status = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        guard status == 0 else {
+            Glibc.close(fd)
+            throw Failure(description: "connect to \(unixPath) failed: errno \(errno)")
         }
     }
 
@@ -82,6 +114,19 @@ final class LineClient {
             }
             buffer.append(contentsOf: chunk[0..<n])
         }
+    }
+
+    /// Exactly `count` raw bytes (a literal's payload).
+    func readBytes(count: Int) throws -> [UInt8] {
+        while buffer.count < count {
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            let n = recv(fd, &chunk, chunk.count, 0)
+            guard n > 0 else { throw Failure(description: "stream ended or timed out reading \(count) bytes") }
+            buffer.append(contentsOf: chunk[0..<n])
+        }
+        let bytes = Array(buffer[..<count])
+        buffer.removeSubrange(..<count)
+        return bytes
     }
 
     /// Whether `line` is a reply's final status line (`[@tag ]OK…`/`ERR…`).

@@ -1,0 +1,143 @@
+// TypewriterCommands.swift: TYPE, PAUSE, RESUME, SEEK, SPEED, STOP.
+
+import LecternProtocol
+import LecternText
+
+extension Server {
+    /// Commands for typewriter reveal streams.
+    static let typewriterCommands: [Command] = [
+        Command(
+            name: "TYPE",
+            syntax: "<id> [interval=<ms>|cps=<n>] [from=<offset>] [sentence-pause=<ms>] [comma-pause=<ms>] [follow=yes|no]",
+            minimumArguments: 1, maximumArguments: 1,
+            summary: "Streams a typewriter reveal of a document as ! TICK events, one grapheme at a time.",
+            details: [
+                "TYPE intro interval=50 follow=yes -> OK TYPE stream=1 id=intro from=0 total=47 graphemes=47 interval=50",
+                "then ! TICK intro stream=1 end=1 graphemes=1 total=47 sentence=0 caret=… every 50 ms, and ! DONE at the end",
+            ],
+            handler: { context in
+                let server = context.server
+                let connection = context.connection
+                let request = context.request
+                let document = try server.documents.require(Wire.documentID(context.arguments[0]))
+                guard connection.session.streams.count < TypewriterScheduler.maximumStreamsPerConnection else {
+                    throw ProtocolError(.tooMany, "a connection runs at most \(TypewriterScheduler.maximumStreamsPerConnection) streams; STOP one first")
+                }
+                let interval = try typewriterInterval(request) ?? 75
+                let sentencePause = try request.value(for: "sentence-pause").map { try pauseMilliseconds($0, "sentence-pause") } ?? 0
+                let commaPause = try request.value(for: "comma-pause").map { try pauseMilliseconds($0, "comma-pause") } ?? 0
+                let follow: Bool
+                switch request.value(for: "follow")?.lowercased() {
+                case nil, "no", "false", "0": follow = false
+                case "yes", "true", "1": follow = true
+                case let other?: throw ProtocolError(.arguments, "follow must be yes or no, not '\(other)'")
+                }
+                let unit = connection.session.unit
+                var position = 0
+                if let from = request.value(for: "from") {
+                    let offset = try document.utf16Offset(fromWire: from, unit: unit, name: "from")
+                    position = (try? document.text.indexMap.offset(ofUTF16: offset, in: .grapheme)) ?? 0
+                }
+                let stream = server.typewriters.start(
+                    connection: connection, document: document, interval: interval,
+                    sentencePause: sentencePause, commaPause: commaPause, follow: follow, from: position)
+                return .reply(Reply(
+                    "TYPE stream=\(stream.id) id=\(document.id) from=\(document.wireOffset(stream.revealedEnd, unit: unit))"
+                        + " total=\(document.text.indexMap.length(in: unit)) graphemes=\(stream.total) interval=\(Wire.number(interval))"))
+            }),
+        Command(
+            name: "PAUSE", syntax: "<stream>", minimumArguments: 1, maximumArguments: 1,
+            summary: "Pauses a typewriter stream where it is.",
+            details: ["PAUSE 1 -> OK PAUSE stream=1 end=12 graphemes=12"],
+            handler: { context in
+                let stream = try context.stream()
+                context.server.typewriters.pause(stream)
+                return .reply(Reply("PAUSE " + stream.positionFacts))
+            }),
+        Command(
+            name: "RESUME", syntax: "<stream>", minimumArguments: 1, maximumArguments: 1,
+            summary: "Resumes a paused typewriter stream.",
+            details: ["RESUME 1 -> OK RESUME stream=1 end=12 graphemes=12"],
+            handler: { context in
+                let stream = try context.stream()
+                context.server.typewriters.resume(stream)
+                return .reply(Reply("RESUME " + stream.positionFacts))
+            }),
+        Command(
+            name: "SEEK", syntax: "<stream> <offset>", minimumArguments: 2, maximumArguments: 2,
+            summary: "Moves a typewriter stream's revealed prefix to an offset.",
+            details: ["SEEK 1 30 -> OK SEEK stream=1 end=30 graphemes=30, then ! TICK … end=30"],
+            handler: { context in
+                let stream = try context.stream()
+                let document = stream.document
+                let unit = context.connection.session.unit
+                let offset = try document.utf16Offset(fromWire: context.arguments[1], unit: unit, name: "offset")
+                let position = (try? document.text.indexMap.offset(ofUTF16: offset, in: .grapheme)) ?? 0
+                let reply = Reply("SEEK stream=\(stream.id) end=\(document.wireOffset(offset, unit: unit)) graphemes=\(position)")
+                // The reply first, then the tick for the new position.
+                context.connection.reply(reply, tag: context.request.tag)
+                context.server.typewriters.seek(stream, to: position)
+                return .sent
+            }),
+        Command(
+            name: "SPEED", syntax: "<stream> interval=<ms>|cps=<n>", minimumArguments: 1, maximumArguments: 1,
+            summary: "Changes a typewriter stream's pace from the next tick on.",
+            details: ["SPEED 1 cps=40 -> OK SPEED stream=1 interval=25"],
+            handler: { context in
+                let stream = try context.stream()
+                guard let interval = try typewriterInterval(context.request) else {
+                    throw ProtocolError(.arguments, "SPEED needs interval=<ms> or cps=<graphemes per second>")
+                }
+                context.server.typewriters.setInterval(stream, interval)
+                return .reply(Reply("SPEED stream=\(stream.id) interval=\(Wire.number(interval))"))
+            }),
+        Command(
+            name: "STOP", syntax: "<stream>", minimumArguments: 1, maximumArguments: 1,
+            summary: "Ends a typewriter stream (no ! DONE).",
+            details: ["STOP 1 -> OK STOP stream=1 end=12 graphemes=12"],
+            handler: { context in
+                let stream = try context.stream()
+                context.server.typewriters.stop(stream)
+                return .reply(Reply("STOP " + stream.positionFacts))
+            }),
+    ]
+
+    /// Milliseconds per grapheme from `interval=` or `cps=`, or nil if neither.
+    private static func typewriterInterval(_ request: Request) throws -> Double? {
+        if let text = request.value(for: "interval") {
+            let value = try Wire.double(text, "interval")
+            guard value >= 1, value <= 60_000 else { throw ProtocolError(.number, "interval must be from 1 to 60000 ms") }
+            return value
+        }
+        if let text = request.value(for: "cps") {
+            let value = try Wire.double(text, "cps")
+            guard value >= 1.0 / 60, value <= 1000 else { throw ProtocolError(.number, "cps must be from 0.017 to 1000 graphemes per second") }
+            return 1000 / value
+        }
+        return nil
+    }
+
+    private static func pauseMilliseconds(_ text: String, _ name: String) throws -> Double {
+        let value = try Wire.double(text, name)
+        guard value >= 0, value <= 60_000 else { throw ProtocolError(.number, "\(name) must be from 0 to 60000 ms") }
+        return value
+    }
+}
+
+extension CommandContext {
+    /// The stream named by the first argument, on this connection (`ERR NOSTREAM`).
+    func stream() throws -> TypewriterStream {
+        let id = try Wire.integer(arguments[0], "stream")
+        guard let stream = connection.session.streams[id] else {
+            throw ProtocolError(.noStream, "no stream \(id) on this connection (TYPE starts one)")
+        }
+        return stream
+    }
+}
+
+extension TypewriterStream {
+    /// `stream=… end=… graphemes=…` in the connection's unit.
+    var positionFacts: String {
+        "stream=\(id) end=\(document.wireOffset(revealedEnd, unit: connection.session.unit)) graphemes=\(position)"
+    }
+}

@@ -1,0 +1,202 @@
+// TypewriterScheduler.swift: every typewriter stream on one timer, on absolute time.
+
+import CUV
+import LecternLayout
+import LecternText
+
+/// Drives all TYPE streams from one libuv timer.
+///
+/// Streams wait in a min-heap keyed by their next tick's deadline; the timer
+/// is armed for the earliest one. Deadlines are absolute — a stream's start
+/// time plus the sum of its delays — so a tick that fires late does not make
+/// the later ones late, and thousands of streams cost one timer, not one
+/// each (repeating per-stream libuv timers re-arm from the loop's cached
+/// time and drift).
+///
+/// Pausing, seeking, changing speed or restarting a stream bumps its
+/// generation; heap entries of an older generation are skipped when they
+/// come up (lazy deletion).
+///
+/// Loop thread only.
+final class TypewriterScheduler {
+    unowned let server: Server
+    private let timer: UnsafeMutablePointer<uv_timer_t>
+    private var heap = DeadlineHeap<(stream: TypewriterStream, generation: Int)>()
+    private(set) var streams: [Int: TypewriterStream] = [:]
+    private var nextStreamID = 1
+    /// Deadline the timer is armed for, if any.
+    private var armedDeadline: Double?
+    /// Ticks sent since start, for STATS.
+    private(set) var ticksSent = 0
+
+    /// The most streams one connection may run at once.
+    static let maximumStreamsPerConnection = 100
+
+    init(server: Server) {
+        self.server = server
+        timer = LoopHandle.allocate(uv_timer_t.self)
+        uv_timer_init(server.loop, timer)
+        LoopHandle.bind(timer, to: self)
+    }
+
+    func close() { LoopHandle.close(timer) }
+
+    /// Milliseconds on the loop's monotonic clock, to sub-millisecond precision.
+    var now: Double { Double(uv_hrtime()) / 1_000_000 }
+
+    // MARK: Streams
+
+    func start(
+        connection: Connection, document: Document, interval: Double, sentencePause: Double,
+        commaPause: Double, follow: Bool, from position: Int
+    ) -> TypewriterStream {
+        let stream = TypewriterStream(
+            id: nextStreamID, connection: connection, document: document, interval: interval,
+            sentencePause: sentencePause, commaPause: commaPause, follow: follow, position: position)
+        nextStreamID += 1
+        streams[stream.id] = stream
+        connection.session.streams[stream.id] = stream
+        document.streams[stream.id] = stream
+        restartClock(stream)
+        return stream
+    }
+
+    /// Ends a stream without an event.
+    func stop(_ stream: TypewriterStream) {
+        stream.generation += 1
+        streams[stream.id] = nil
+        stream.connection.session.streams[stream.id] = nil
+        stream.document.streams[stream.id] = nil
+    }
+
+    func pause(_ stream: TypewriterStream) {
+        guard !stream.isPaused else { return }
+        stream.isPaused = true
+        stream.generation += 1
+    }
+
+    func resume(_ stream: TypewriterStream) {
+        guard stream.isPaused else { return }
+        stream.isPaused = false
+        restartClock(stream)
+    }
+
+    /// Moves the reveal to `position` graphemes and ticks there at once.
+    func seek(_ stream: TypewriterStream, to position: Int) {
+        stream.position = position
+        stream.lastSentence = -1
+        sendTick(stream)
+        if !stream.isPaused { restartClock(stream) }
+    }
+
+    func setInterval(_ stream: TypewriterStream, _ interval: Double) {
+        stream.interval = interval
+        if !stream.isPaused { restartClock(stream) }
+    }
+
+    /// The document's text was replaced: its streams start over on the new text.
+    func documentDidChange(_ document: Document) {
+        for stream in document.streams.values {
+            stream.position = 0
+            stream.lastSentence = -1
+            let unit = stream.connection.session.unit
+            stream.connection.send(event: "RESTART \(document.id) stream=\(stream.id) total=\(document.text.indexMap.length(in: unit)) graphemes=\(stream.total)")
+            if !stream.isPaused { restartClock(stream) }
+        }
+    }
+
+    /// The document was deleted: its streams end where they stand.
+    func documentWasDeleted(_ document: Document) {
+        for stream in Array(document.streams.values) { finish(stream) }
+    }
+
+    /// Ends every stream of a closing connection.
+    func connectionDidClose(_ connection: Connection) {
+        for stream in Array(connection.session.streams.values) { stop(stream) }
+    }
+
+    /// The next tick of `stream` is one interval from now.
+    private func restartClock(_ stream: TypewriterStream) {
+        stream.generation += 1
+        stream.origin = now
+        stream.elapsed = stream.interval
+        enqueue(stream)
+    }
+
+    private func enqueue(_ stream: TypewriterStream) {
+        heap.push((stream, stream.generation), at: stream.nextDeadline)
+        arm()
+    }
+
+    // MARK: Timer
+
+    private func arm() {
+        guard let earliest = heap.earliestDeadline else { return }
+        if let armed = armedDeadline, armed <= earliest { return }
+        // Refresh the loop's clock first: the timer counts from it, and a
+        // stale clock would fire early. Never 0 ms from a timer callback
+        // (libuv 1.44 busy-loops on that).
+        uv_update_time(server.loop)
+        let delay = max(1, (earliest - now).rounded(.up))
+        armedDeadline = earliest
+        uv_timer_start(timer, { handle in
+            LoopHandle.owner(of: handle, as: TypewriterScheduler.self)?.fire()
+        }, UInt64(delay), 0)
+    }
+
+    private func fire() {
+        armedDeadline = nil
+        let current = now
+        while let entry = heap.popDue(now: current) {
+            let stream = entry.value.stream
+            guard entry.value.generation == stream.generation, streams[stream.id] != nil else { continue }
+            advance(stream)
+        }
+        arm()
+    }
+
+    /// Reveals one more grapheme of `stream` and schedules the next.
+    private func advance(_ stream: TypewriterStream) {
+        guard stream.position < stream.total else {
+            finish(stream)
+            return
+        }
+        stream.position += 1
+        let end = stream.revealedEnd
+        stream.elapsed += stream.delay(afterRevealingTo: end)
+        sendTick(stream)
+        if stream.position >= stream.total {
+            finish(stream)
+        } else {
+            enqueue(stream)
+        }
+    }
+
+    private func finish(_ stream: TypewriterStream) {
+        let document = stream.document
+        let unit = stream.connection.session.unit
+        stream.connection.send(event: "DONE \(document.id) stream=\(stream.id) end=\(document.wireOffset(stream.revealedEnd, unit: unit)) graphemes=\(stream.position)")
+        stop(stream)
+    }
+
+    private func sendTick(_ stream: TypewriterStream) {
+        let document = stream.document
+        let connection = stream.connection
+        let session = connection.session
+        let unit = session.unit
+        let end = stream.revealedEnd
+        let sentence = document.sentences.sentence(containing: max(0, end - 1))?.number ?? 0
+        var line = "TICK \(document.id) stream=\(stream.id) end=\(document.wireOffset(end, unit: unit)) graphemes=\(stream.position) total=\(document.text.indexMap.length(in: unit)) sentence=\(sentence)"
+        let layout = session.views[document.id].map { server.layouts.layoutNow(document, spec: $0.spec) }
+        if let layout { line += " caret=\(Wire.rect(layout.caretRect(at: end)))" }
+        connection.send(event: line, coalescingKey: stream.id)
+        ticksSent += 1
+        if stream.follow && sentence != stream.lastSentence && end > 0 {
+            let range = document.sentences[sentence].content
+            var event = "SENTENCE \(document.id) stream=\(stream.id) sentence=\(sentence) range=\(document.wireRange(range, unit: unit))"
+            if let layout { event += " " + Document.geometryFields(range, layout: layout) }
+            connection.send(event: event)
+        }
+        stream.lastSentence = sentence
+    }
+}

@@ -1,0 +1,60 @@
+// ErrorCodeTests.swift: every error code the daemon has, provoked live.
+
+import Foundation
+import LecternProtocol
+import Testing
+
+@Suite struct ErrorCodeTests {
+    /// For each code: daemon flags, the bytes to send after a setup, and
+    /// whether the connection must be closed after the error.
+    struct Case: Sendable, CustomStringConvertible {
+        let code: String
+        var flags: [String] = []
+        var setup: [String] = []
+        let request: [UInt8]
+        var closes = false
+        var description: String { code }
+    }
+
+    static let cases: [Case] = [
+        Case(code: "UNKNOWN", request: Array("FROB\n".utf8)),
+        Case(code: "ARGS", request: Array("PING a b\n".utf8)),
+        Case(code: "SYNTAX", request: Array("PING \"x\n".utf8)),
+        Case(code: "UTF8", request: Array("PUT d {3}\n".utf8) + [0x61, 0xC3, 0x28] + [0x0A]),
+        Case(code: "TOOLONG", flags: ["--max-line-bytes", "100"], request: Array((String(repeating: "x", count: 300) + "\n").utf8), closes: true),
+        Case(code: "BINARY", request: [0x50, 0x00, 0x0A], closes: true),
+        Case(code: "PAYLOAD", flags: ["--max-payload-bytes", "4"], request: Array("PUT d {10}\n0123456789\n".utf8)),
+        Case(code: "NUMBER", setup: ["PUT d \"One. Two.\""], request: Array("SENTENCES d x\n".utf8)),
+        Case(code: "NODOC", request: Array("GET nothing\n".utf8)),
+        Case(code: "NOVIEW", setup: ["PUT d \"One. Two.\""], request: Array("TAP d 1 1\n".utf8)),
+        Case(code: "RANGE", setup: ["PUT d \"One. Two.\""], request: Array("SENTENCES d 5\n".utf8)),
+        Case(code: "TOOMANY", flags: ["--max-documents", "1"], setup: ["PUT a \"x\""], request: Array("PUT b \"y\"\n".utf8)),
+        Case(code: "VERSION", request: Array("HELLO 9\n".utf8)),
+        Case(code: "NOATTACH", setup: ["PUT d \"x\""], request: Array("DETACH d a\n".utf8)),
+        Case(code: "NOSTREAM", request: Array("PAUSE 7\n".utf8)),
+    ]
+
+    @Test(arguments: cases)
+    func errorCodeIsSentWithASentence(_ testCase: Case) throws {
+        let daemon = try Daemon(testCase.flags)
+        let client = try daemon.connect()
+        for line in testCase.setup { #expect(try client.request(line).last?.hasPrefix("OK") == true) }
+        client.send(bytes: testCase.request)
+        let reply = try #require(try client.readLine())
+        #expect(reply.hasPrefix("ERR \(testCase.code) "), "got: \(reply)")
+        #expect(reply.count > "ERR \(testCase.code) ".count + 10, "the code must come with a sentence")
+        if testCase.closes {
+            #expect(try client.waitForClose())
+        } else {
+            #expect(try client.request("PING") == ["OK PONG"])
+        }
+        #expect(daemon.process.isRunning)
+    }
+
+    @Test func everyCodeTheDaemonDefinesIsProvokedHere() {
+        let provoked = Set(Self.cases.map(\.code) + ["MAXCLIENTS"])  // MAXCLIENTS: DaemonTests
+        for code in ErrorCode.all {
+            #expect(provoked.contains(code.rawValue), "no live test provokes \(code)")
+        }
+    }
+}
