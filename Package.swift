@@ -61,6 +61,12 @@ let package = Package(
         .testTarget(name: "LecternTextTests", dependencies: ["LecternText"]),
         .testTarget(name: "LecternLayoutTests", dependencies: ["LecternLayout"]),
         .testTarget(name: "LecternProtocolTests", dependencies: ["LecternProtocol"]),
+        .testTarget(
+            name: "LecternLoadTests",
+            // The executables are dependencies so that `swift test` builds
+            // them: the load tests run lectern-load against a live lecternd.
+            dependencies: ["lectern-load", "lecternd"]
+        ),
         .testTarget(name: "LecternStoreTests", dependencies: ["LecternStore"]),
         .testTarget(
             name: "LecternServerTests",

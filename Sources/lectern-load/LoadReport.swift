@@ -63,7 +63,7 @@ struct LoadReport {
     static func summary(_ histogram: LatencyHistogram) -> String {
         guard !histogram.isEmpty else { return "no samples" }
         let parts = percentiles.map { "\($0.label) \(Format.milliseconds(histogram.value(atPercentile: $0.value)))" }
-        return parts.joined(separator: "  ") + "  max \(Format.milliseconds(histogram.maximum)) ms  (\(histogram.count) samples)"
+        return "ms: " + parts.joined(separator: "  ") + "  max \(Format.milliseconds(histogram.maximum))  (\(histogram.count) samples)"
     }
 
     // MARK: JSON
