@@ -13,9 +13,7 @@ import Glibc
 ///    over the connections) whatever the replies do, and each latency
 ///    counts from the scheduled time, so a server that stalls is charged
 ///    for every request it delayed (no coordinated omission). The schedule
-///    is kept with a libuv timer to within 2 ms of the next send and an idle
-///    handle (a non-blocking poll) for the rest, since libuv timers have
-///    millisecond resolution;
+///    is kept by a ``PacerThread``, to the microsecond, without spinning;
 /// 4. **draining**: no new load; outstanding replies (and the scenario's
 ///    events) get `--timeout` to arrive.
 ///
@@ -69,8 +67,8 @@ final class LoadRunner: ConnectionOwner {
     private let flushCheck = UVHandle.allocate(uv_check_t.self)
     private let flushPrepare = UVHandle.allocate(uv_prepare_t.self)
     private let sweepTimer = UVHandle.allocate(uv_timer_t.self)
-    private let pacerTimer = UVHandle.allocate(uv_timer_t.self)
-    private let pacerIdle = UVHandle.allocate(uv_idle_t.self)
+    private let pacerWake = UVHandle.allocate(uv_async_t.self)
+    private var pacer: PacerThread?
     private let interruptSignal = UVHandle.allocate(uv_signal_t.self)
 
     init(options: LoadOptions, scenario: LoadScenario) throws {
@@ -172,7 +170,9 @@ final class LoadRunner: ConnectionOwner {
         generators = connections.filter { $0.state == .open && scenario.generatesLoad($0.index) }
         scenario.loadDidStart(self)
         if options.rate > 0 {
-            pace()
+            let pacer = PacerThread(wake: pacerWake, start: loadStart, interval: scheduleInterval, end: measureEnd)
+            self.pacer = pacer
+            pacer.run()
         } else {
             for connection in generators {
                 for _ in 0..<options.depth where canSend(at: loadStart) {
@@ -206,32 +206,17 @@ final class LoadRunner: ConnectionOwner {
     /// Whether new scenario work (another TYPE) should still start.
     var isRunning: Bool { phase == .running && MonotonicClock.now() < measureEnd }
 
-    /// Open loop: sends every request whose scheduled time has come, then
-    /// waits for the next one (timer when far, idle spin when within 2 ms).
+    /// Open loop, woken by the pacer: sends every request whose scheduled
+    /// time has come.
     private func pace() {
         let now = MonotonicClock.now()
         while phase == .running {
             let intended = loadStart + UInt64(Double(scheduleIndex) * scheduleInterval)
-            if intended > now {
-                let wait = intended - now
-                if wait > 2 * MonotonicClock.nanosecondsPerMillisecond {
-                    uv_idle_stop(pacerIdle)
-                    uv_timer_start(pacerTimer, { timer in
-                        UVHandle.owner(of: timer, as: LoadRunner.self)?.pace()
-                    }, wait / MonotonicClock.nanosecondsPerMillisecond - 1, 0)
-                } else {
-                    uv_idle_start(pacerIdle) { idle in
-                        UVHandle.owner(of: idle, as: LoadRunner.self)?.pace()
-                    }
-                }
-                return
-            }
-            guard canSend(at: intended), let connection = nextOpenGenerator() else { break }
+            guard intended <= now, canSend(at: intended), let connection = nextOpenGenerator() else { return }
             statistics.sendLag.record(now - intended)
             sendLoad(on: connection, intendedAt: intended)
             scheduleIndex += 1
         }
-        uv_idle_stop(pacerIdle)
     }
 
     private func nextOpenGenerator() -> ClientConnection? {
@@ -350,10 +335,8 @@ final class LoadRunner: ConnectionOwner {
         UVHandle.bind(sweepTimer, to: self)
         uv_timer_start(sweepTimer, { timer in UVHandle.owner(of: timer, as: LoadRunner.self)?.sweep() }, 50, 50)
 
-        uv_timer_init(loop, pacerTimer)
-        UVHandle.bind(pacerTimer, to: self)
-        uv_idle_init(loop, pacerIdle)
-        UVHandle.bind(pacerIdle, to: self)
+        uv_async_init(loop, pacerWake) { async in UVHandle.owner(of: async, as: LoadRunner.self)?.pace() }
+        UVHandle.bind(pacerWake, to: self)
 
         uv_signal_init(loop, interruptSignal)
         UVHandle.bind(interruptSignal, to: self)
@@ -419,8 +402,7 @@ final class LoadRunner: ConnectionOwner {
     private func beginDrain(now: UInt64) {
         guard phase == .running else { return }
         phase = .draining
-        uv_timer_stop(pacerTimer)
-        uv_idle_stop(pacerIdle)
+        pacer?.stop()
         drainDeadline = now + max(timeout, scenario.drainNanoseconds)
         finishIfDrained(now: now)
     }
@@ -443,11 +425,12 @@ final class LoadRunner: ConnectionOwner {
             statistics.errors.timeout += connection.pending.count
             statistics.errors.note("timeout: connection \(connection.index), \(connection.pending.count) requests unanswered at the end")
         }
+        pacer?.stop()
         scenarioMetrics = scenario.finish(runner: self)
         for connection in connections { connection.close(.finished) }
         if showsProgress { fputs("\r\u{1B}[K", stderr) }
-        for handle in [UVHandle.base(flushCheck), UVHandle.base(flushPrepare), UVHandle.base(sweepTimer), UVHandle.base(pacerTimer),
-                       UVHandle.base(pacerIdle), UVHandle.base(interruptSignal)] {
+        for handle in [UVHandle.base(flushCheck), UVHandle.base(flushPrepare), UVHandle.base(sweepTimer),
+                       UVHandle.base(pacerWake), UVHandle.base(interruptSignal)] {
             UVHandle.close(handle)
         }
     }
