@@ -92,8 +92,7 @@ final class FanoutScenario: LoadScenario {
         let measured = tapTimes.filter { $0 >= runner.measureStart && $0 < runner.measureEnd }.count
         let expectedEvents = measured * watchersReady
         return ScenarioMetrics(
-            title: "TAP send to the last watcher's ! TAP event",
-            histogram: histogram,
+            histograms: [("TAP send to the last watcher's ! TAP event", histogram)],
             figures: [
                 ("watchers", Double(watchersReady)),
                 ("distinct views", Double(min(viewCount, watchersReady))),

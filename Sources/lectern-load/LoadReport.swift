@@ -42,8 +42,10 @@ struct LoadReport {
             lines.append("send lag   p99 \(Format.milliseconds(statistics.sendLag.value(atPercentile: 99))) ms  max \(Format.milliseconds(statistics.sendLag.maximum)) ms (client lateness against the schedule)")
         }
         if let scenario {
-            lines.append("\(scenario.title):")
-            lines.append("           " + Self.summary(scenario.histogram))
+            for (title, histogram) in scenario.histograms {
+                lines.append("\(title):")
+                lines.append("           " + Self.summary(histogram))
+            }
             for figure in scenario.figures {
                 let value = figure.value.rounded() == figure.value ? Format.fixed(figure.value, 0) : Format.fixed(figure.value, 4)
                 lines.append("           \(figure.name) \(value)")
@@ -99,8 +101,8 @@ struct LoadReport {
             var figures: [String: Any] = [:]
             for figure in scenario.figures { figures[figure.name] = figure.value }
             object["scenario_metrics"] = [
-                "title": scenario.title,
-                "latency_ms": Self.jsonLatency(scenario.histogram),
+                "latency_ms": Dictionary(scenario.histograms.map { ($0.title, Self.jsonLatency($0.histogram)) },
+                                         uniquingKeysWith: { first, _ in first }),
                 "figures": figures,
             ] as [String: Any]
         }

@@ -11,9 +11,8 @@ struct ScenarioRequest {
 /// Figures a scenario measures itself (fan-out, typewriter), printed
 /// after the request latency.
 struct ScenarioMetrics {
-    /// What the histogram measures ("TAP send to last watcher's event").
-    var title: String
-    var histogram: LatencyHistogram
+    /// Each histogram with what it measures ("TAP send to last watcher's event").
+    var histograms: [(title: String, histogram: LatencyHistogram)]
     /// Extra named figures, in order (("ticks delivered", 0.999)).
     var figures: [(name: String, value: Double)]
 }
