@@ -130,16 +130,17 @@ final class TypewriterScenario: LoadScenario {
         run.lastStep = step
         let schedule = UInt64(step) * interval
         run.startedAt = max(run.sentAt, min(run.startedAt, now - min(now, schedule)))
-        let ideal = run.startedAt + schedule
-        guard ideal >= runner.measureStart && ideal < runner.measureEnd, now <= ideal + timeout else { return }
+        let late = now - min(now, run.startedAt + schedule)
+        // Which ticks are due in the window is decided on the fixed schedule
+        // from the send, the same for counting due and delivered ticks.
+        let due = run.sentAt + schedule
+        guard due >= runner.measureStart && due < runner.measureEnd, now <= due + timeout else { return }
         run.ticksInWindow += 1
-        let late = now - ideal
         lateness.record(late)
-        let sentIdeal = run.sentAt + UInt64(step) * interval
-        latenessFromSend.record(now - min(now, sentIdeal))
+        latenessFromSend.record(now - min(now, due))
         let tenth = (runner.measureEnd - runner.measureStart) / 10
-        if ideal < runner.measureStart + tenth { firstTenth.record(late) }
-        if ideal >= runner.measureEnd - tenth { lastTenth.record(late) }
+        if due < runner.measureStart + tenth { firstTenth.record(late) }
+        if due >= runner.measureEnd - tenth { lastTenth.record(late) }
     }
 
     private static let tickEvent = Array("! TICK ".utf8)
@@ -147,11 +148,11 @@ final class TypewriterScenario: LoadScenario {
 
     var drainNanoseconds: UInt64 { interval + MonotonicClock.nanosecondsPerSecond }
 
-    /// Ticks of a run whose ideal time falls in the measured window.
+    /// Ticks of a run due (on the schedule from its send) in the measured window.
     private func ticksDue(_ run: StreamRun, runner: LoadRunner) -> Int {
         func step(atOrAfter time: UInt64) -> Int {
-            guard time > run.startedAt else { return 1 }
-            return Int((time - run.startedAt + interval - 1) / interval)
+            guard time > run.sentAt else { return 1 }
+            return Int((time - run.sentAt + interval - 1) / interval)
         }
         let first = max(1, step(atOrAfter: runner.measureStart))
         let last = min(run.steps, step(atOrAfter: runner.measureEnd) - 1)
