@@ -118,7 +118,11 @@ final class LoadRunner: ConnectionOwner {
             connections[nextToDial - 1].connect(to: address)
         }
         if dialsInFlight == 0 && nextToDial == connections.count && phase == .connecting {
-            beginSetup(stage: 0)
+            if connections.contains(where: { $0.state == .open }) {
+                beginSetup(stage: 0)
+            } else {
+                finish(now: MonotonicClock.now())  // nothing to load: report the connect errors now
+            }
         }
     }
 

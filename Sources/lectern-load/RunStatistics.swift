@@ -13,13 +13,13 @@ struct ErrorCounts: Equatable {
     /// Replies or events that were not the expected shape.
     var malformed = 0
     var byCode: [String: Int] = [:]
-    /// The first few malformed replies and disconnect reasons, for the report.
+    /// The first few distinct malformed replies and error reasons, for the report.
     var samples: [String] = []
 
     var total: Int { connect + timeout + errorReply + disconnect + malformed }
 
     mutating func note(_ sample: String) {
-        if samples.count < 5 { samples.append(sample) }
+        if samples.count < 5 && !samples.contains(sample) { samples.append(sample) }
     }
 }
 
