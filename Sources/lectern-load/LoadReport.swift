@@ -26,7 +26,10 @@ struct LoadReport {
     var throughput: Double { measuredSeconds > 0 ? Double(statistics.completed) / measuredSeconds : 0 }
 
     var mode: String {
-        options.rate > 0 ? "open loop at \(Format.fixed(options.rate, 0))/s" : "closed loop, depth \(options.depth)"
+        if options.scenario == .type {
+            return "\(options.streamsPerConnection) stream(s) per connection, \(options.intervalMilliseconds) ms interval"
+        }
+        return options.rate > 0 ? "open loop at \(Format.fixed(options.rate, 0))/s" : "closed loop, depth \(options.depth)"
     }
 
     // MARK: Text
