@@ -53,8 +53,16 @@ let package = Package(
         // MARK: Executables: flag parsing and wiring only
 
         .executableTarget(name: "lecternd", dependencies: ["LecternServer"]),
+        // The fuzz target (scripts/fuzz builds it with -sanitize=fuzzer);
+        // built normally, it replays corpus files.
+        .executableTarget(name: "lectern-fuzz", dependencies: ["LecternServer"]),
         .executableTarget(name: "store-crash-helper", dependencies: ["LecternStore"]),
         .executableTarget(name: "lectern-load", dependencies: ["CUV", "LecternProtocol"], path: "Sources/lectern-load"),
+
+        .executableTarget(name: "bench-sentences", dependencies: ["LecternText"], path: "Sources/bench-sentences"),
+
+        // Benchmark program (Lectern against Pango): see scripts/bench-layout.
+        .executableTarget(name: "bench-layout", dependencies: ["LecternLayout"], path: "Sources/bench-layout"),
 
         // MARK: Tests
 

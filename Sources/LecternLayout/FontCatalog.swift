@@ -2,21 +2,6 @@
 import CHarfBuzz
 import Foundation
 
-/// Errors from setting up the font database.
-public enum FontCatalogError: Error, Equatable, CustomStringConvertible {
-    /// fontconfig could not load its configuration.
-    case fontconfigUnavailable
-    /// fontconfig knows no font at all (not even a default).
-    case noFonts
-
-    public var description: String {
-        switch self {
-        case .fontconfigUnavailable: return "fontconfig could not load its configuration"
-        case .noFonts: return "no usable font is installed"
-        }
-    }
-}
-
 /// The font database: looks families up through fontconfig, chooses a
 /// fallback font per character, and loads each font file once.
 ///
@@ -80,23 +65,46 @@ public final class FontCatalog: @unchecked Sendable {
     /// The font to draw `scalar` with when `resolution.primary` lacks it:
     /// the first font in the spec's fallback order that covers it, or nil
     /// when no installed font does (the primary's `.notdef` box is used then).
-    /// - Complexity: O(1) amortised (cached per scalar).
+    /// - Complexity: O(fallback candidates); shaping caches the answers.
     func fallbackFont(for scalar: UInt32, spec: FontSpec) -> Font? {
-        lock.lock()
-        defer { lock.unlock() }
-        guard let chain = chainLocked(for: spec) ?? chainLocked(for: .defaultSans),
-              let index = chain.candidateIndex(covering: scalar) else { return nil }
-        return loadLocked(chain.candidates[index])
+        guard let chain = fallbackChain(for: spec), let index = chain.candidateIndex(covering: scalar) else {
+            return nil
+        }
+        return font(candidate: index, of: chain)
     }
 
     /// The colour emoji font when it covers `scalar`, else nil.
     func emojiFont(for scalar: UInt32) -> Font? {
+        guard let chain = emojiChain(), chain.candidateIndex(covering: scalar) == 0 else { return nil }
+        return font(candidate: 0, of: chain)
+    }
+
+    /// The fallback order for `spec` (the default's when fontconfig has none for it).
+    func fallbackChain(for spec: FontSpec) -> FontFallbackChain? {
         lock.lock()
         defer { lock.unlock() }
-        guard let chain = chainLocked(for: FontSpec(family: "emoji")),
-              let first = chain.candidates.first,
-              let charset = first.charset, FcCharSetHasChar(charset, scalar) != 0 else { return nil }
-        return loadLocked(first)
+        return chainLocked(for: spec) ?? chainLocked(for: .defaultSans)
+    }
+
+    /// The fallback order of the `emoji` generic family (Noto Color Emoji first).
+    func emojiChain() -> FontFallbackChain? {
+        lock.lock()
+        defer { lock.unlock() }
+        return chainLocked(for: Self.emojiSpec)
+    }
+
+    private static let emojiSpec = FontSpec(family: "emoji")
+
+    /// Candidate `index` of `chain`, loaded on first use and shared.
+    func font(candidate index: Int, of chain: FontFallbackChain) -> Font? {
+        lock.lock()
+        defer { lock.unlock() }
+        if let font = chain.loaded[index] { return font }
+        guard chain.candidates.indices.contains(index), let font = loadLocked(chain.candidates[index]) else {
+            return nil
+        }
+        chain.loaded[index] = font
+        return font
     }
 
     private func resolveLocked(_ spec: FontSpec) -> FontResolution {

@@ -4,7 +4,8 @@ import CHarfBuzz
 /// The fonts fontconfig proposes for one `FontSpec`, best first (`FcFontSort`),
 /// with their coverage charsets. Fonts are loaded only when first chosen.
 ///
-/// Not thread-safe by itself: `FontCatalog` calls it under its lock.
+/// The candidate list and charsets are immutable once built and may be read
+/// from any thread; `loaded` is guarded by the `FontCatalog`'s lock.
 final class FontFallbackChain {
     struct Candidate {
         let path: String
@@ -15,8 +16,8 @@ final class FontFallbackChain {
 
     let candidates: [Candidate]
     private let fontSet: UnsafeMutablePointer<FcFontSet>
-    /// Scalar → index in `candidates` of the first font covering it, or -1.
-    private var choiceByScalar: [UInt32: Int] = [:]
+    /// Candidates already loaded, by index. Guarded by the catalog's lock.
+    var loaded: [Int: Font] = [:]
 
     /// Sorts fonts for `pattern` (which this call consumes); nil when fontconfig finds none.
     init?(config: OpaquePointer, pattern: OpaquePointer) {
@@ -64,18 +65,13 @@ final class FontFallbackChain {
     }
 
     /// Index of the first candidate whose charset covers `scalar`, or nil.
-    /// - Complexity: O(1) once cached; otherwise O(candidates).
+    /// Reads only immutable data (the candidates and fontconfig's charsets),
+    /// so it needs no lock.
+    /// - Complexity: O(candidates) (callers cache the answer).
     func candidateIndex(covering scalar: UInt32) -> Int? {
-        if let cached = choiceByScalar[scalar] { return cached < 0 ? nil : cached }
-        var choice = -1
-        for (i, candidate) in candidates.enumerated() {
-            if let charset = candidate.charset, FcCharSetHasChar(charset, scalar) != 0 {
-                choice = i
-                break
-            }
+        candidates.firstIndex { candidate in
+            candidate.charset.map { FcCharSetHasChar($0, scalar) != 0 } ?? false
         }
-        choiceByScalar[scalar] = choice
-        return choice < 0 ? nil : choice
     }
 
     private static func string(_ pattern: OpaquePointer, _ object: String, _ n: Int32 = 0) -> String? {

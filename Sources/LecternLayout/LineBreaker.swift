@@ -80,15 +80,14 @@ struct LineBreaker {
             var contentEnd = g
             scan: while true {
                 let atEnd = g == end
-                let position = atEnd ? Int32(shaped.text.count) : context.starts[g]
-                let isStart = g == lineStart && attachment == lineAttachment
-                if !atEnd, !isStart {
-                    let flags = context.flags[g]
+                let flags = atEnd ? [] : context.flags[g]
+                if !atEnd, g != lineStart || attachment != lineAttachment {
                     if flags.contains(.hardBreakBefore) { break scan }
                     if flags.contains(.breakBefore) { breakAt = (g, attachment, width, contentEnd) }
                 }
                 // Attachments at this position (at a paragraph's end only for the text's end).
-                while attachment < attachments.count, atEnd ? isLast : attachments[attachment].offset <= position {
+                while attachment < attachments.count,
+                      atEnd ? isLast : attachments[attachment].offset <= Int(context.starts[g]) {
                     let w = attachments[attachment].width
                     let isFirstItem = g == lineStart && attachment == lineAttachment
                     if !isFirstItem, width + pending + w > limit {
@@ -102,7 +101,7 @@ struct LineBreaker {
                 }
                 if atEnd { break scan }
                 let advance = Double(context.advances[g]) * size
-                if !context.flags[g].isDisjoint(with: .trailing) {
+                if !flags.isDisjoint(with: .trailing) {
                     pending += advance
                     g += 1
                     continue
@@ -120,6 +119,6 @@ struct LineBreaker {
             lines.append(BrokenLine(
                 graphemes: lineStart..<g, attachments: lineAttachment..<attachment, contentEnd: contentEnd,
                 contentWidth: width, paragraph: paragraph, endsParagraph: g == end))
-        } while g < end
+        } while g < end || (isLast && attachment < attachments.count)
     }
 }

@@ -14,6 +14,9 @@ struct LinePositioner {
     private(set) var visualGraphemes: [Int: [Int]] = [:]
     private var top: Double
     private var runIndex = 0
+    /// Ascent and descent of each of the text's fonts at this size.
+    private let fontAscents: [Double]
+    private let fontDescents: [Double]
 
     init(
         shaped: ShapedText, spec: LayoutSpec, fontSize: Double, attachments: [InlineAttachment],
@@ -27,6 +30,8 @@ struct LinePositioner {
         graphemeX = [Double](repeating: 0, count: shaped.graphemeCount)
         attachmentFrames = [Rect](repeating: Rect(x: 0, y: 0, width: 0, height: 0), count: attachments.count)
         top = spec.insets.top
+        fontAscents = shaped.fonts.map { $0.ascent * fontSize }
+        fontDescents = shaped.fonts.map { $0.descent * fontSize }
     }
 
     mutating func place(_ broken: BrokenLine) {
@@ -56,28 +61,24 @@ struct LinePositioner {
     /// line's fonts (the primary font always counts, so empty lines have a
     /// height) and attachments; the leading is split half above, half below.
     private mutating func verticalMetrics(of broken: BrokenLine) -> (height: Double, baseline: Double) {
-        let primary = shaped.fonts[0]
-        var ascent = primary.ascent
-        var descent = primary.descent
+        var ascent = fontAscents[0]
+        var descent = fontDescents[0]
         let runs = shaped.runs
         while runIndex < runs.count, runs[runIndex].graphemes.upperBound <= broken.graphemes.lowerBound {
             runIndex += 1
         }
         var r = runIndex
         while r < runs.count, runs[r].graphemes.lowerBound < broken.graphemes.upperBound {
-            let font = shaped.fonts[runs[r].fontIndex]
-            ascent = max(ascent, font.ascent)
-            descent = max(descent, font.descent)
+            ascent = max(ascent, fontAscents[runs[r].fontIndex])
+            descent = max(descent, fontDescents[runs[r].fontIndex])
             r += 1
         }
-        ascent *= fontSize
-        descent *= fontSize
         for a in broken.attachments {
             ascent = max(ascent, attachments[a].ascent)
             descent = max(descent, attachments[a].descent)
         }
         let natural = ascent + descent
-        let normal = natural + primary.lineGap * fontSize
+        let normal = natural + shaped.fonts[0].lineGap * fontSize
         let height: Double
         switch spec.lineHeight {
         case .fontDefault:

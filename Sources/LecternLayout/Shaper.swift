@@ -1,25 +1,15 @@
-// Shaper.swift: itemization by font, script and direction, then HarfBuzz shaping into per-grapheme advances.
-import CHarfBuzz
-import CICU
+// Shaper.swift: the thread-safe entry point to shaping: text + FontSpec → ShapedText.
 import Foundation
-
-/// How much shaping a `Shaper` has done; lets tests and the server's `STATS`
-/// prove that relayout at a new width does not reshape.
-public struct ShapingStatistics: Hashable, Sendable {
-    /// `ShapedText`s produced.
-    public var textsShaped = 0
-    /// HarfBuzz `hb_shape` calls made (one per run).
-    public var runsShaped = 0
-}
 
 /// Turns text plus a `FontSpec` into a `ShapedText`.
 ///
 /// Itemization: each paragraph is cut into runs of one font, one script and
 /// one BiDi level. A grapheme takes the primary font when it covers the
 /// grapheme's first scalar, else the fallback font (`FontCatalog`); emoji
-/// presentation graphemes prefer the colour emoji font; spaces, punctuation
-/// and marks (script Common/Inherited) stay in the current run's font when it
-/// covers them, as in Pango, so one word's font does not split at a space.
+/// presentation graphemes prefer the colour emoji font; spaces and other
+/// non-graphic characters stay in the current run's font when it covers
+/// them, as in Pango (`pango_itemize`), so a Korean sentence is not split at
+/// every space. Punctuation takes the first font that covers it, as in Pango.
 ///
 /// Thread safety: `shape` may run on any thread, several at once (each call
 /// uses its own HarfBuzz buffer; fonts are immutable; the catalog locks).
@@ -27,6 +17,7 @@ public final class Shaper: @unchecked Sendable {
     public let catalog: FontCatalog
     private let lock = NSLock()
     private var counters = ShapingStatistics()
+    private let iterators = BreakIteratorPool()
 
     public init(catalog: FontCatalog) {
         self.catalog = catalog
@@ -50,203 +41,30 @@ public final class Shaper: @unchecked Sendable {
     /// covers get the primary font's `.notdef` advance.
     /// - Complexity: O(n) in the text length, dominated by HarfBuzz.
     public func shape(utf16 text: [UInt16], spec: FontSpec) -> ShapedText {
+        shape(utf16: text, spec: spec, reusing: nil)
+    }
+
+    /// Shapes an edited text, copying every paragraph whose text is unchanged
+    /// from `previous` (shaped for the same spec) instead of shaping it
+    /// again: an edit to one paragraph of a long document reshapes only that
+    /// paragraph. The result equals `shape(utf16:spec:)` (shaping is
+    /// paragraph-local). `previous` for another spec is ignored.
+    /// - Complexity: O(n) segmentation and hashing, plus shaping of the changed paragraphs.
+    public func shape(utf16 text: [UInt16], spec: FontSpec, reusing previous: ShapedText?) -> ShapedText {
         let resolution = catalog.resolve(spec)
         var session = ShapingSession(catalog: catalog, resolution: resolution, count: text.count)
         let analysis = text.withUnsafeBufferPointer { buffer in
-            let analysis = TextAnalysis(text: buffer)
-            session.shapeAll(text: buffer, analysis: analysis)
+            let analysis = TextAnalysis(text: buffer, iterators: iterators)
+            session.shapeAll(text: buffer, analysis: analysis, reusing: previous)
             return analysis
         }
         lock.lock()
         counters.textsShaped += 1
-        counters.runsShaped += session.runs.count
+        counters.runsShaped += session.runs.count - session.runsReused
+        counters.paragraphsReused += session.paragraphsReused
         lock.unlock()
         return ShapedText(
             text: text, resolution: resolution, fonts: session.fonts, runs: session.runs,
             analysis: analysis, advances: session.advances)
-    }
-}
-
-/// The mutable state of one `Shaper.shape` call.
-private struct ShapingSession {
-    let catalog: FontCatalog
-    let resolution: FontResolution
-    var fonts: [Font]
-    var runs: [ShapedRun] = []
-    var advances: [Float] = []
-    private var fontIndexByIdentity: [ObjectIdentifier: Int] = [:]
-    private var fallbackByScalar: [UInt32: Int] = [:]
-    private var emojiByScalar: [UInt32: Int] = [:]
-    private var hbScripts: [Int32: hb_script_t] = [:]
-    /// Scratch, indexed by code unit: advance gathered per cluster, and cluster starts.
-    private var unitAdvance: [Float]
-    private var isClusterStart: [Bool]
-
-    init(catalog: FontCatalog, resolution: FontResolution, count: Int) {
-        self.catalog = catalog
-        self.resolution = resolution
-        self.fonts = [resolution.primary]
-        fontIndexByIdentity[ObjectIdentifier(resolution.primary)] = 0
-        unitAdvance = [Float](repeating: 0, count: count)
-        isClusterStart = [Bool](repeating: false, count: count)
-    }
-
-    mutating func shapeAll(text: UnsafeBufferPointer<UInt16>, analysis: TextAnalysis) {
-        advances = [Float](repeating: 0, count: analysis.graphemeCount)
-        guard let buffer = hb_buffer_create() else { return }
-        defer { hb_buffer_destroy(buffer) }
-        for paragraph in analysis.paragraphs {
-            for (run, script) in itemize(paragraph.graphemes, text: text, analysis: analysis) {
-                shape(run, script: script, text: text, analysis: analysis, buffer: buffer)
-            }
-        }
-        for g in 0..<analysis.graphemeCount
-        where !analysis.flags[g].isDisjoint(with: [.paragraphSeparator, .lineSeparator]) {
-            advances[g] = 0
-        }
-    }
-
-    /// Cuts graphemes into maximal runs of one font, script and level.
-    /// - Returns: each run with its ICU script code (Common when it has no real script).
-    private mutating func itemize(
-        _ graphemes: Range<Int>, text: UnsafeBufferPointer<UInt16>, analysis: TextAnalysis
-    ) -> [(ShapedRun, Int32)] {
-        var items: [(ShapedRun, Int32)] = []
-        guard !graphemes.isEmpty else { return items }
-        var runStart = graphemes.lowerBound
-        var runFont = -1
-        var runScript: Int32 = 0
-        var runLevel: UInt8 = 0
-        for g in graphemes {
-            let start = Int(analysis.graphemeStarts[g])
-            let end = Int(analysis.graphemeStarts[g + 1])
-            let scalar = Self.scalar(in: text, at: start, end: end)
-            let script = lc_script(scalar)
-            let isCommon = script <= 1 // Common, Inherited, or unknown
-            let level = analysis.levels.isEmpty ? 0 : analysis.levels[g]
-            let font = chooseFont(
-                scalar: scalar, text: text, start: start, end: end,
-                flags: analysis.flags[g], isCommon: isCommon, current: runFont)
-            if runFont >= 0, font == runFont, level == runLevel,
-               isCommon || runScript <= 1 || runScript == script {
-                if runScript <= 1, !isCommon { runScript = script }
-                continue
-            }
-            if runFont >= 0 {
-                items.append((ShapedRun(graphemes: runStart..<g, fontIndex: runFont, level: runLevel), runScript))
-            }
-            runStart = g
-            runFont = font
-            runScript = script
-            runLevel = level
-        }
-        items.append((ShapedRun(graphemes: runStart..<graphemes.upperBound, fontIndex: runFont, level: runLevel),
-                      runScript))
-        return items
-    }
-
-    private mutating func chooseFont(
-        scalar: UInt32, text: UnsafeBufferPointer<UInt16>, start: Int, end: Int,
-        flags: GraphemeFlags, isCommon: Bool, current: Int
-    ) -> Int {
-        if !flags.isDisjoint(with: [.paragraphSeparator, .lineSeparator]) { return max(current, 0) }
-        let secondUnit = start + (scalar > 0xFFFF ? 2 : 1)
-        let wantsEmoji = lc_is_emoji_presentation(scalar) != 0
-            || (secondUnit < end && text[secondUnit] == 0xFE0F)
-        if wantsEmoji {
-            if let known = emojiByScalar[scalar] { if known >= 0 { return known } } else {
-                let index = catalog.emojiFont(for: scalar).map { register($0) } ?? -1
-                emojiByScalar[scalar] = index
-                if index >= 0 { return index }
-            }
-        }
-        if isCommon, current >= 0, fonts[current].covers(scalar) { return current }
-        if fonts[0].covers(scalar) { return 0 }
-        if let known = fallbackByScalar[scalar] { return known }
-        let index = catalog.fallbackFont(for: scalar, spec: resolution.spec).map { register($0) } ?? 0
-        fallbackByScalar[scalar] = index
-        return index
-    }
-
-    private mutating func register(_ font: Font) -> Int {
-        let id = ObjectIdentifier(font)
-        if let index = fontIndexByIdentity[id] { return index }
-        fonts.append(font)
-        fontIndexByIdentity[id] = fonts.count - 1
-        return fonts.count - 1
-    }
-
-    /// Shapes one run with HarfBuzz and turns glyph advances into grapheme
-    /// advances. Clusters are UTF-16 offsets into the whole text (the text is
-    /// handed to HarfBuzz whole, so shaping sees context across run edges).
-    private mutating func shape(
-        _ run: ShapedRun, script: Int32, text: UnsafeBufferPointer<UInt16>,
-        analysis: TextAnalysis, buffer: OpaquePointer
-    ) {
-        runs.append(run)
-        let unitStart = Int(analysis.graphemeStarts[run.graphemes.lowerBound])
-        let unitEnd = Int(analysis.graphemeStarts[run.graphemes.upperBound])
-        let font = fonts[run.fontIndex]
-        hb_buffer_clear_contents(buffer)
-        hb_buffer_add_utf16(buffer, text.baseAddress, Int32(text.count), UInt32(unitStart), Int32(unitEnd - unitStart))
-        hb_buffer_set_direction(buffer, run.level & 1 == 1 ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)
-        if script > 1 { hb_buffer_set_script(buffer, hbScript(script)) }
-        hb_buffer_guess_segment_properties(buffer)
-        hb_shape(font.hbFont, buffer, nil, 0)
-        var count: UInt32 = 0
-        guard let infos = hb_buffer_get_glyph_infos(buffer, &count),
-              let positions = hb_buffer_get_glyph_positions(buffer, &count) else { return }
-        let scale = 1 / Float(font.unitsPerEm)
-        for i in 0..<Int(count) {
-            let cluster = Int(infos[i].cluster)
-            guard cluster >= unitStart, cluster < unitEnd else { continue }
-            unitAdvance[cluster] += Float(positions[i].x_advance) * scale
-            isClusterStart[cluster] = true
-        }
-        // A grapheme that does not start a cluster belongs to the previous
-        // grapheme's cluster (a ligature): the group's advance is shared evenly.
-        var groupStart = run.graphemes.lowerBound
-        var groupAdvance: Float = 0
-        for g in run.graphemes {
-            let start = Int(analysis.graphemeStarts[g])
-            let end = Int(analysis.graphemeStarts[g + 1])
-            var sum: Float = 0
-            for unit in start..<end { sum += unitAdvance[unit] }
-            if g > groupStart, !isClusterStart[start] {
-                groupAdvance += sum
-            } else {
-                distribute(groupAdvance, over: groupStart..<g)
-                groupStart = g
-                groupAdvance = sum
-            }
-        }
-        distribute(groupAdvance, over: groupStart..<run.graphemes.upperBound)
-        for unit in unitStart..<unitEnd {
-            unitAdvance[unit] = 0
-            isClusterStart[unit] = false
-        }
-    }
-
-    private mutating func distribute(_ advance: Float, over graphemes: Range<Int>) {
-        guard !graphemes.isEmpty else { return }
-        let share = advance / Float(graphemes.count)
-        for g in graphemes { advances[g] = share }
-    }
-
-    private mutating func hbScript(_ script: Int32) -> hb_script_t {
-        if let known = hbScripts[script] { return known }
-        let value = lc_script_code(script).map { hb_script_from_string($0, -1) } ?? HB_SCRIPT_UNKNOWN
-        hbScripts[script] = value
-        return value
-    }
-
-    /// The scalar starting at `start` (a lone surrogate is returned as is).
-    static func scalar(in text: UnsafeBufferPointer<UInt16>, at start: Int, end: Int) -> UInt32 {
-        let unit = UInt32(text[start])
-        if unit & 0xFC00 == 0xD800, start + 1 < end {
-            let low = UInt32(text[start + 1])
-            if low & 0xFC00 == 0xDC00 { return 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00) }
-        }
-        return unit
     }
 }

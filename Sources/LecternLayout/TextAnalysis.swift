@@ -17,23 +17,25 @@ struct TextAnalysis {
 
     var graphemeCount: Int { graphemeStarts.count - 1 }
 
-    init(text: UnsafeBufferPointer<UInt16>) {
-        findGraphemes(text)
-        findLineBreaks(text)
+    /// - Parameter allowFastPath: use `findSimpleGraphemes` when the text allows
+    ///   it (false only in tests that compare it with ICU).
+    init(text: UnsafeBufferPointer<UInt16>, iterators: BreakIteratorPool, allowFastPath: Bool = true) {
+        if !(allowFastPath && findSimpleGraphemes(text)) {
+            iterators.withIterator(LC_BREAK_CHARACTER, text: text) { findGraphemes(text, iterator: $0) }
+        }
+        iterators.withIterator(LC_BREAK_LINE, text: text) { findLineBreaks(text, iterator: $0) }
         classify(text)
         findParagraphs()
         resolveLevels(text)
     }
 
     /// UAX #29 extended grapheme clusters through ICU's character iterator.
-    private mutating func findGraphemes(_ text: UnsafeBufferPointer<UInt16>) {
+    private mutating func findGraphemes(_ text: UnsafeBufferPointer<UInt16>, iterator: OpaquePointer?) {
         let length = Int32(text.count)
         graphemeStarts.reserveCapacity(text.count + 1)
         graphemeStarts.append(0)
         guard length > 0 else { return }
-        var error: Int32 = 0
-        if let iterator = lc_break_open(LC_BREAK_CHARACTER, "", text.baseAddress, length, &error) {
-            defer { lc_break_close(iterator) }
+        if let iterator {
             _ = lc_break_first(iterator)
             var boundary = lc_break_next(iterator)
             while boundary != LC_BREAK_DONE {
@@ -47,16 +49,45 @@ struct TextAnalysis {
         }
     }
 
+    /// Fast path for texts made only of characters whose Grapheme_Cluster_Break
+    /// value never joins them to a neighbour here: Other, Control (GB4, GB5),
+    /// and precomposed Hangul LV/LVT syllables, which join only following
+    /// conjoining jamo (GB7, GB8), not in the set. Then every code unit is a
+    /// grapheme except CR LF (GB3). Covers Latin, Greek, Cyrillic, kana, CJK
+    /// ideographs and Hangul syllables without combining marks or emoji;
+    /// anything else (surrogates, marks, ZWJ, variation selectors, jamo…)
+    /// returns false and ICU decides.
+    /// - Complexity: O(n), no allocation besides the result.
+    private mutating func findSimpleGraphemes(_ text: UnsafeBufferPointer<UInt16>) -> Bool {
+        for unit in text where !Self.isSimpleGrapheme(unit) { return false }
+        graphemeStarts.reserveCapacity(text.count + 1)
+        var i = 0
+        while i < text.count {
+            graphemeStarts.append(Int32(i))
+            i += text[i] == 0x0D && i + 1 < text.count && text[i + 1] == 0x0A ? 2 : 1
+        }
+        graphemeStarts.append(Int32(text.count))
+        return true
+    }
+
+    /// See `findSimpleGraphemes`.
+    @inline(__always)
+    static func isSimpleGrapheme(_ unit: UInt16) -> Bool {
+        switch unit {
+        case 0x0000...0x02FF, 0x0370...0x0482, 0x048A...0x052F: return true // Latin, Greek, Cyrillic (no marks)
+        case 0x2000...0x200B, 0x2010...0x2029, 0x202F...0x205F: return true // spaces, punctuation, separators
+        case 0x3000...0x3029, 0x3030...0x3096, 0x309B...0x30FF: return true // CJK punctuation, kana
+        case 0x4E00...0x9FFF, 0xAC00...0xD7A3, 0xFF01...0xFF9D: return true // ideographs, Hangul, fullwidth
+        default: return false
+        }
+    }
+
     /// UAX #14 opportunities from ICU's line iterator; rule statuses in
     /// [100, 200) are mandatory breaks (LB4, LB5). Opportunities inside a
     /// grapheme cannot be used and are dropped.
-    private mutating func findLineBreaks(_ text: UnsafeBufferPointer<UInt16>) {
+    private mutating func findLineBreaks(_ text: UnsafeBufferPointer<UInt16>, iterator: OpaquePointer?) {
         flags = [GraphemeFlags](repeating: [], count: graphemeCount)
-        guard graphemeCount > 0 else { return }
-        var error: Int32 = 0
-        guard let iterator = lc_break_open(LC_BREAK_LINE, "", text.baseAddress, Int32(text.count), &error)
-        else { return }
-        defer { lc_break_close(iterator) }
+        guard graphemeCount > 0, let iterator else { return }
         _ = lc_break_first(iterator)
         var g = 0
         var boundary = lc_break_next(iterator)

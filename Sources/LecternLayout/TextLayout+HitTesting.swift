@@ -14,15 +14,12 @@ extension TextLayout {
         let point = Point(x: x, y: y)
         let lineIndex = lineIndex(atY: y)
         let line = lines[lineIndex]
-        let box = { (minX: Double, maxX: Double) in
-            Rect(x: minX, y: line.top, width: maxX - minX, height: line.height)
-        }
         for a in line.attachments {
             let frame = attachmentFrames[a]
             guard x >= frame.minX, x < frame.maxX else { continue }
             let offset = attachments[a].offset
             let g = attachmentGraphemes[a]
-            let rect = box(frame.minX, frame.maxX)
+            let rect = Self.box(line, frame.minX, frame.maxX)
             let leftHalf = x < frame.midX
             return HitResult(
                 offset: offset, grapheme: g < shaped.graphemeCount ? shaped.graphemeRange(g) : offset..<offset,
@@ -31,7 +28,7 @@ extension TextLayout {
         }
         guard !line.graphemes.isEmpty else {
             let edge = endEdge(of: line)
-            let rect = box(edge, edge)
+            let rect = Self.box(line, edge, edge)
             let offset = line.textRange.lowerBound
             return HitResult(
                 offset: offset, grapheme: offset..<offset, side: .leading, isInside: false,
@@ -58,8 +55,8 @@ extension TextLayout {
             offset = side == .leading ? range.lowerBound : range.upperBound
         }
         let glyphBox = isVisible
-            ? box(graphemeX[g], graphemeX[g] + graphemeWidth(g))
-            : box(line.x, line.x + line.width)
+            ? Self.box(line, graphemeX[g], graphemeX[g] + graphemeWidth(g))
+            : Self.box(line, line.x, line.x + line.width)
         let inside = isVisible && glyphBox.contains(point)
         return HitResult(
             offset: offset, grapheme: reported, side: side, isInside: inside,
@@ -73,21 +70,31 @@ extension TextLayout {
         case after
     }
 
+    /// A horizontal span of a line, the line box's height.
+    static func box(_ line: LayoutLine, _ minX: Double, _ maxX: Double) -> Rect {
+        Rect(x: minX, y: line.top, width: maxX - minX, height: line.height)
+    }
+
     /// The grapheme whose box contains x, else the nearest at the line's
     /// left or right end. Binary search over left edges, in logical order for
     /// left-to-right lines and over the visual order for BiDi lines.
     func graphemeAt(x: Double, line: LayoutLine, lineIndex: Int) -> (Int, HorizontalPosition) {
-        let candidate: Int?
-        let first: Int
-        if let graphemes = visualGraphemes[lineIndex] {
-            first = graphemes.first ?? line.graphemes.lowerBound
-            candidate = Self.lastIndex(in: graphemes.count) { graphemeX[graphemes[$0]] <= x }.map { graphemes[$0] }
+        let found: (first: Int, candidate: Int?)
+        if !visualGraphemes.isEmpty, let order = visualGraphemes[lineIndex] {
+            found = graphemeX.withUnsafeBufferPointer { positions in
+                order.withUnsafeBufferPointer { order in
+                    let index = Self.lastIndex(in: order.count) { positions[order[$0]] <= x }
+                    return (order.first ?? line.graphemes.lowerBound, index.map { order[$0] })
+                }
+            }
         } else {
-            first = line.graphemes.lowerBound
             let base = line.graphemes.lowerBound
-            candidate = Self.lastIndex(in: line.graphemes.count) { graphemeX[base + $0] <= x }.map { base + $0 }
+            found = graphemeX.withUnsafeBufferPointer { positions in
+                let slice = UnsafeBufferPointer(rebasing: positions[line.graphemes])
+                return (base, Self.lastIndex(atOrBefore: x, in: slice).map { base + $0 })
+            }
         }
-        guard let g = candidate else { return (first, .before) }
+        guard let g = found.candidate else { return (found.first, .before) }
         let right = graphemeX[g] + graphemeWidth(g)
         if x >= right { return (g, .after) }
         return (g, .within(leftHalf: x < (graphemeX[g] + right) / 2))
@@ -96,6 +103,7 @@ extension TextLayout {
     /// The last index in 0..<count for which `isAtOrBefore` holds, given that
     /// it holds for a prefix; nil when it holds for none.
     /// - Complexity: O(log count).
+    @inline(__always)
     static func lastIndex(in count: Int, where isAtOrBefore: (Int) -> Bool) -> Int? {
         var low = 0
         var high = count

@@ -13,12 +13,13 @@
 /// let hit = wide.hitTest(x: 40, y: 12)
 /// ```
 ///
-/// A value type, immutable once built, `Sendable`: build it anywhere, query
-/// it from the loop thread.
+/// Immutable once built and `Sendable` (a class, so that views sharing a
+/// spec share one table and queries never copy it): build it on any thread,
+/// query it from the loop thread.
 ///
 /// - Complexity: init is O(graphemes + attachments); queries are logarithmic
 ///   (see each method).
-public struct TextLayout: Sendable {
+public final class TextLayout: Sendable {
     public let shaped: ShapedText
     public let spec: LayoutSpec
     /// The attachments, sorted by offset (stable), offsets clamped to the
@@ -33,6 +34,8 @@ public struct TextLayout: Sendable {
 
     /// Left edge of every grapheme, in view coordinates.
     let graphemeX: [Double]
+    /// `lines[i].top`, contiguous, for cache-friendly binary search.
+    let lineTops: [Double]
     /// Grapheme index each attachment stands before (`graphemeCount` at the end).
     let attachmentGraphemes: [Int]
     /// For lines that need BiDi reordering (by line index): their graphemes
@@ -69,6 +72,7 @@ public struct TextLayout: Sendable {
             attachmentGraphemes: attachmentGraphemes)
         for line in broken { positioner.place(line) }
         lines = positioner.lines
+        lineTops = positioner.lines.map(\.top)
         graphemeX = positioner.graphemeX
         attachmentFrames = positioner.attachmentFrames
         visualGraphemes = positioner.visualGraphemes
@@ -108,9 +112,10 @@ public struct TextLayout: Sendable {
             let mid = (low + high) / 2
             if lines[mid].textRange.lowerBound <= offset { low = mid } else { high = mid }
         }
-        // Empty trailing line pieces with the same start (attachment-only lines): prefer the first.
-        while low > 0, lines[low - 1].textRange.lowerBound == lines[low].textRange.lowerBound,
-              lines[low - 1].textRange.isEmpty { low -= 1 }
+        // Attachment-only lines share their start with the next line: an
+        // offset exactly there belongs to the first of them (carets sit before attachments).
+        while low > 0, lines[low].textRange.lowerBound == offset, lines[low - 1].textRange.isEmpty,
+              lines[low - 1].textRange.lowerBound == offset { low -= 1 }
         return low
     }
 
@@ -118,13 +123,31 @@ public struct TextLayout: Sendable {
     /// 0, below the last gives the last.
     /// - Complexity: O(log lines).
     public func lineIndex(atY y: Double) -> Int {
-        var low = 0
-        var high = lines.count
-        while high - low > 1 {
-            let mid = (low + high) / 2
-            if lines[mid].top <= y { low = mid } else { high = mid }
+        lineTops.withUnsafeBufferPointer { tops in
+            // Lines are usually of equal height: try the interpolated guess first.
+            let span = height - tops[0]
+            if tops.count > 1, span > 0, y >= tops[0], y < height {
+                let guess = min(tops.count - 1, Int((y - tops[0]) / span * Double(tops.count)))
+                if tops[guess] <= y, guess + 1 == tops.count || y < tops[guess + 1] { return guess }
+            }
+            return Self.lastIndex(atOrBefore: y, in: tops) ?? 0
         }
-        return low
+    }
+
+    /// Index of the last element `<= value` in ascending `values`, or nil.
+    /// Branch-free binary search (the comparison compiles to a conditional move).
+    /// - Complexity: O(log n).
+    @inline(__always)
+    static func lastIndex(atOrBefore value: Double, in values: UnsafeBufferPointer<Double>) -> Int? {
+        guard let first = values.first, first <= value else { return nil }
+        var base = 0
+        var count = values.count
+        while count > 1 {
+            let half = count / 2
+            base = values[base + half] <= value ? base + half : base
+            count -= half
+        }
+        return base
     }
 
     /// Whether grapheme `index` of `line` runs right-to-left on screen. Hanging

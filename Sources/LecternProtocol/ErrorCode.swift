@@ -48,10 +48,23 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
     /// No typewriter stream with that number on this connection.
     public static let noStream = ErrorCode(rawValue: "NOSTREAM")
 
+    /// The data directory is read-only: writes are refused, reads work.
+    public static let readOnly = ErrorCode(rawValue: "READONLY")
+    /// The data directory's disk is full: writes are refused, reads work.
+    public static let storeFull = ErrorCode(rawValue: "FULL")
+    /// The store failed otherwise; nothing was written.
+    public static let store = ErrorCode(rawValue: "STORE")
+
+    /// The daemon requires AUTH before this command.
+    public static let authenticationRequired = ErrorCode(rawValue: "NOAUTH")
+    /// AUTH failed: a wrong token, too many attempts, or no token configured.
+    public static let authentication = ErrorCode(rawValue: "AUTH")
+
     /// The codes defined by this module, in the order PROTOCOL.md lists them.
     public static let all: [ErrorCode] = [
         .unknownCommand, .arguments, .syntax, .invalidUTF8, .lineTooLong, .binary, .maxClients, .payloadTooLarge,
         .number, .noDocument, .noView, .range, .tooMany, .version, .noAttachment, .noStream,
+        .readOnly, .storeFull, .store, .authenticationRequired, .authentication,
     ]
 }
 

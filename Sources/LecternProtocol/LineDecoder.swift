@@ -49,6 +49,13 @@ public struct LineDecoder: Sendable {
         buffer.append(contentsOf: bytes)
     }
 
+    /// Appends bytes received from the peer (the socket's read buffer; a
+    /// concrete overload, so the hot path needs no generic dispatch).
+    public mutating func append(_ bytes: UnsafeRawBufferPointer) {
+        compact()
+        buffer.append(contentsOf: bytes)
+    }
+
     /// The buffered byte `offset` bytes past the read position, if it has arrived.
     public func peekByte(at offset: Int) -> UInt8? {
         readIndex + offset < buffer.count ? buffer[readIndex + offset] : nil

@@ -31,6 +31,14 @@ public struct Request: Equatable, Sendable {
     /// The exact bytes of a literal (`{N}`) or heredoc (`<<WORD`) payload
     /// that followed the request line, if it announced one.
     public var payload: [UInt8]?
+    /// How the request was framed; its reply is framed the same way.
+    public var framing: Framing = .line
+
+    /// Lectern's own lines, or a Redis (RESP) array of bulk strings.
+    public enum Framing: Sendable, Equatable {
+        case line
+        case resp
+    }
 
     public init(tag: String? = nil, command: String, arguments: [Argument] = [], payload: [UInt8]? = nil) {
         self.tag = tag

@@ -14,10 +14,11 @@
 ///   up to a line that is exactly `WORD`, are the text, joined with LF
 ///   (what people type in netcat).
 ///
-/// A payload larger than the limit is not buffered: a literal's bytes are
-/// skipped as they arrive, a heredoc's lines up to its terminator, and then
-/// one `ERR PAYLOAD` is produced, so the stream stays in step and the
-/// connection stays open.
+/// A payload larger than the limit is not buffered: a literal gets its
+/// `ERR PAYLOAD` as soon as its length is read and its bytes are then
+/// skipped as they arrive; a heredoc's lines are skipped up to its
+/// terminator, which is when it is known to be too long. Either way the
+/// stream stays in step and the connection stays open.
 ///
 /// ```swift
 /// var decoder = RequestDecoder(maximumLineLength: 1 << 20, maximumPayloadLength: 16 << 20)
@@ -37,15 +38,21 @@ public struct RequestDecoder: Sendable {
     }
 
     public let maximumPayloadLength: Int
+    /// How the most recent item was framed (its reply is framed the same way).
+    public private(set) var lastFraming = Request.Framing.line
     private var lines: LineDecoder
     private var state = State.line
     private var failed = false
 
     private enum State: Sendable {
         case line
+        /// Reading a RESP array request: the elements so far, how many remain.
+        case respArray(elements: RESP.Elements, remaining: Int)
+        /// Reading one RESP bulk string of `length` bytes (plus CRLF).
+        case respBulk(elements: RESP.Elements, remaining: Int, length: Int)
         case literal(Request, count: Int)
         /// Skipping an oversized literal; `remaining` bytes to drop.
-        case skippingLiteral(tag: String?, count: Int, remaining: Int)
+        case skippingLiteral(remaining: Int)
         /// Optional line ending after a literal.
         case afterLiteral(Request?)
         case heredoc(Request, terminator: String, text: [UInt8], isFirstLine: Bool)
@@ -61,6 +68,11 @@ public struct RequestDecoder: Sendable {
         lines.append(bytes)
     }
 
+    /// Appends bytes from the socket's read buffer.
+    public mutating func append(_ bytes: UnsafeRawBufferPointer) {
+        lines.append(bytes)
+    }
+
     /// Bytes received but not yet decoded.
     public var bufferedByteCount: Int { lines.bufferedByteCount }
 
@@ -69,11 +81,63 @@ public struct RequestDecoder: Sendable {
         while !failed {
             switch state {
             case .line:
+                if lines.peekByte(at: 0) == UInt8(ascii: "*") {
+                    lastFraming = .resp
+                    guard let line = nextLine() else { return nil }
+                    switch line {
+                    case .failure(let item): return item
+                    case .line(let header):
+                        let count: Int
+                        do { count = try RESP.arrayLength(header) } catch { return respFailure(error) }
+                        if count <= 0 { continue }  // Redis ignores empty arrays
+                        state = .respArray(elements: RESP.Elements(capacity: count), remaining: count)
+                    }
+                    continue
+                }
                 guard let line = nextLine() else { return nil }
+                lastFraming = .line
                 switch line {
                 case .failure(let item): return item
                 case .line(let bytes):
                     if let item = decodeRequestLine(bytes) { return item }
+                }
+
+            case .respArray(let elements, let remaining):
+                guard let line = nextLine() else { return nil }
+                switch line {
+                case .failure(let item): return item
+                case .line(let header):
+                    let length: Int
+                    do { length = try RESP.bulkLength(header, limit: maximumPayloadLength) } catch { return respFailure(error) }
+                    state = .respBulk(elements: elements, remaining: remaining, length: length)
+                }
+
+            case .respBulk(var elements, let remaining, let length):
+                // The bytes, then CRLF (a bare LF is accepted too, so that a
+                // person can type RESP into netcat).
+                guard lines.bufferedByteCount >= length + 1 else { return nil }
+                let terminator = lines.peekByte(at: length)
+                if terminator == 0x0D && lines.bufferedByteCount < length + 2 { return nil }
+                guard let bytes = lines.nextBytes(count: length) else { return nil }
+                if terminator == 0x0D, lines.peekByte(at: 1) == 0x0A {
+                    _ = lines.nextBytes(count: 2)
+                } else if terminator == 0x0A {
+                    _ = lines.nextBytes(count: 1)
+                } else {
+                    return respFailure(ProtocolError(.syntax, "RESP protocol error: a bulk string must end with CRLF; closing"))
+                }
+                elements.append(bytes)
+                if remaining > 1 {
+                    state = .respArray(elements: elements, remaining: remaining - 1)
+                    continue
+                }
+                state = .line
+                do {
+                    return .request(try RESP.request(from: elements))
+                } catch let error as ProtocolError {
+                    return .failure(error, tag: nil, closesConnection: false)
+                } catch {
+                    continue
                 }
 
             case .literal(var request, let count):
@@ -81,15 +145,14 @@ public struct RequestDecoder: Sendable {
                 request.payload = Array(bytes)
                 state = .afterLiteral(request)
 
-            case .skippingLiteral(let tag, let count, let remaining):
+            case .skippingLiteral(let remaining):
                 let take = min(remaining, lines.bufferedByteCount)
                 _ = lines.nextBytes(count: take)
                 if take < remaining {
-                    state = .skippingLiteral(tag: tag, count: count, remaining: remaining - take)
+                    state = .skippingLiteral(remaining: remaining - take)
                     return nil
                 }
                 state = .afterLiteral(nil)
-                return .failure(Self.payloadTooLarge(count, limit: maximumPayloadLength), tag: tag, closesConnection: false)
 
             case .afterLiteral(let request):
                 // Swallow one CRLF or LF after the literal's bytes, if present.
@@ -179,11 +242,11 @@ public struct RequestDecoder: Sendable {
                     ProtocolError(.payloadTooLarge, "literal length \(last.value) is not a number of bytes; closing"),
                     tag: request.tag, closesConnection: true)
             }
-            if count > maximumPayloadLength {
-                state = .skippingLiteral(tag: request.tag, count: count, remaining: count)
-            } else {
-                state = .literal(request, count: count)
+            guard count <= maximumPayloadLength else {
+                state = .skippingLiteral(remaining: count)
+                return .failure(Self.payloadTooLarge(count, limit: maximumPayloadLength), tag: request.tag, closesConnection: false)
             }
+            state = .literal(request, count: count)
             return nil
         }
         if last.value.hasPrefix("<<"), last.value.count > 2 {
@@ -192,6 +255,15 @@ public struct RequestDecoder: Sendable {
             return nil
         }
         return .request(request)
+    }
+
+    /// A malformed RESP request: one error, then the stream is abandoned
+    /// (as Redis does: its framing cannot be trusted any more).
+    private mutating func respFailure(_ error: Error) -> Item {
+        failed = true
+        let protocolError = (error as? ProtocolError)
+            ?? ProtocolError(.syntax, "RESP protocol error; closing")
+        return .failure(protocolError, tag: nil, closesConnection: true)
     }
 
     /// `{N}` → N; `{garbage}` → .some(nil); anything else → nil.
@@ -205,6 +277,6 @@ public struct RequestDecoder: Sendable {
     }
 
     private static func payloadTooLarge(_ count: Int, limit: Int) -> ProtocolError {
-        ProtocolError(.payloadTooLarge, "literal of \(count) bytes is over the \(limit)-byte payload limit (--max-payload-bytes)")
+        ProtocolError(.payloadTooLarge, "literal of \(count) bytes is over the \(limit)-byte payload limit (--max-payload-bytes); its bytes will be skipped")
     }
 }

@@ -18,15 +18,21 @@ public enum RequestParser {
     ///   echo the tag on an error reply.
     /// - Complexity: O(n) in the line's length.
     public static func parse(_ line: ArraySlice<UInt8>) throws -> Request? {
-        if line.contains(0) {
-            throw ProtocolError(.binary, "request contains a NUL byte; this is a text protocol")
+        var hasQuoteOrEscape = false
+        for byte in line {
+            if byte == 0 { throw ProtocolError(.binary, "request contains a NUL byte; this is a text protocol") }
+            if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { hasQuoteOrEscape = true }
         }
-        if let bad = firstInvalidUTF8Offset(in: line) {
-            throw ProtocolError(.invalidUTF8, "request is not valid UTF-8 at byte \(bad)")
+        guard let text = String(validating: line, as: UTF8.self) else {
+            throw ProtocolError(.invalidUTF8, "request is not valid UTF-8 at byte \(firstInvalidUTF8Offset(in: line) ?? 0)")
         }
-        var scanner = Scanner(scalars: Array(String(decoding: line, as: UTF8.self).unicodeScalars))
         var tokens: [Argument] = []
-        while let token = try scanner.nextToken() { tokens.append(token) }
+        if hasQuoteOrEscape {
+            var scanner = Scanner(scalars: Array(text.unicodeScalars))
+            while let token = try scanner.nextToken() { tokens.append(token) }
+        } else {
+            tokens = plainTokens(line)
+        }
         guard !tokens.isEmpty else { return nil }
 
         var tag: String?
@@ -41,6 +47,48 @@ public enum RequestParser {
             throw ProtocolError(.syntax, "a request starts with a command name, as in 'PING'")
         }
         return Request(tag: tag, command: command.value, arguments: Array(tokens.dropFirst()))
+    }
+
+    /// The tokens of a valid UTF-8 line without quotes or backslashes: the
+    /// common case, split without decoding scalars one by one.
+    private static func plainTokens(_ line: ArraySlice<UInt8>) -> [Argument] {
+        var tokens: [Argument] = []
+        var index = line.startIndex
+        while index < line.endIndex {
+            while index < line.endIndex, line[index] == 0x20 || line[index] == 0x09 { index += 1 }
+            guard index < line.endIndex else { break }
+            let start = index
+            var equals: Int?
+            var keyIsIdentifier = true
+            while index < line.endIndex, line[index] != 0x20 && line[index] != 0x09 {
+                let byte = line[index]
+                if equals == nil {
+                    if byte == UInt8(ascii: "=") {
+                        equals = index
+                    } else if !(byte < 0x80 && isKeyCharacter(Unicode.Scalar(byte), first: index == start)) {
+                        keyIsIdentifier = false
+                    }
+                }
+                index += 1
+            }
+            let token = line[start..<index]
+            if let equals, equals > start, keyIsIdentifier {
+                tokens.append(Argument(
+                    key: String(decoding: line[start..<equals], as: UTF8.self),
+                    value: String(decoding: line[(equals + 1)..<index], as: UTF8.self)))
+            } else {
+                tokens.append(Argument(value: String(decoding: token, as: UTF8.self)))
+            }
+        }
+        return tokens
+    }
+
+    static func isKeyCharacter(_ s: Unicode.Scalar, first: Bool) -> Bool {
+        switch s {
+        case "a"..."z", "A"..."Z", "_": return true
+        case "0"..."9", "-", ".": return !first
+        default: return false
+        }
     }
 
     /// The tag of a line that may not parse, so that even its error reply can
@@ -61,13 +109,6 @@ public enum RequestParser {
 
         static func isSpace(_ s: Unicode.Scalar) -> Bool { s == " " || s == "\t" }
 
-        static func isKeyCharacter(_ s: Unicode.Scalar, first: Bool) -> Bool {
-            switch s {
-            case "a"..."z", "A"..."Z", "_": return true
-            case "0"..."9", "-", ".": return !first
-            default: return false
-            }
-        }
 
         mutating func nextToken() throws -> Argument? {
             while index < scalars.count, Self.isSpace(scalars[index]) { index += 1 }
@@ -82,7 +123,7 @@ public enum RequestParser {
                 let s = scalars[index]
                 if s == "=", keyEnd == nil, index > start,
                     scalars[start..<index].enumerated().allSatisfy({
-                        Self.isKeyCharacter($0.element, first: $0.offset == 0)
+                        RequestParser.isKeyCharacter($0.element, first: $0.offset == 0)
                     })
                 {
                     keyEnd = index

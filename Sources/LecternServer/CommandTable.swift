@@ -18,9 +18,17 @@ enum ReplyLine {
 }
 
 /// The result of a command: data lines, then the text of the final OK line.
+///
+/// To Redis clients (RESP) a reply without data lines is the simple string
+/// of its status (`+PONG`); one with data lines is an array of them as bulk
+/// strings, with the status as a last, simple-string element. A command
+/// whose answer has a more natural RESP shape (HELLO's map, STATS's
+/// integers) sets ``resp`` instead.
 struct Reply {
     var data: [ReplyLine] = []
     var status: String
+    /// The reply for Redis clients, when the generic mapping does not fit.
+    var resp: RESPValue?
 
     init(_ status: String, data: [String] = []) {
         self.status = status

@@ -30,6 +30,8 @@ final class Connection {
     /// A command's reply is being computed off the loop thread; later
     /// requests wait (replies keep request order) and reading pauses.
     private(set) var isAwaitingReply = false
+    /// How the request being answered was framed: its reply is framed the same way.
+    private(set) var replyFraming = Request.Framing.line
     /// Loop time (ms) of the last request, for the idle timeout.
     var lastActivity: UInt64 = 0
     private(set) var output: [UInt8] = []
@@ -99,6 +101,8 @@ final class Connection {
         while !closesAfterOutput && !isClosing && !isAwaitingReply {
             guard let item = decoder.next() else { return }
             lastActivity = uv_now(server.loop)
+            replyFraming = decoder.lastFraming
+            if replyFraming == .resp { session.speaksRESP = true }
             switch item {
             case .request(let request):
                 server.dispatch(request, on: self)
@@ -142,6 +146,11 @@ final class Connection {
     // MARK: Output
 
     func reply(_ reply: Reply, tag: String?) {
+        if replyFraming == .resp {
+            encodeRESP(reply)
+            outputDidGrow()
+            return
+        }
         for line in reply.data {
             switch line {
             case .text(let text): ReplyEncoder.data(text, into: &output)
@@ -150,6 +159,26 @@ final class Connection {
         }
         ReplyEncoder.ok(reply.status, tag: tag, into: &output)
         outputDidGrow()
+    }
+
+    /// A reply for a Redis client (see ``Reply``), written without building
+    /// an intermediate value for the common shapes.
+    private func encodeRESP(_ reply: Reply) {
+        if let value = reply.resp {
+            value.encode(version: session.respVersion, into: &output)
+            return
+        }
+        let status = reply.status.isEmpty ? "OK" : reply.status
+        if !reply.data.isEmpty {
+            RESP.header(UInt8(ascii: "*"), count: reply.data.count + 1, into: &output)
+            for line in reply.data {
+                switch line {
+                case .text(let text): RESP.bulkString(text, into: &output)
+                case .literal(let bytes): RESP.bulkString(bytes, into: &output)
+                }
+            }
+        }
+        RESP.simpleString(status, into: &output)
     }
 
     /// Appends an asynchronous event line (`! …`). Events are only ever
@@ -168,8 +197,24 @@ final class Connection {
             return
         }
         releaseHeldEvents()
-        ReplyEncoder.event(event, into: &output)
+        encode(event: event)
         outputDidGrow()
+    }
+
+    /// An event as this connection reads them: a `! …` line; for Redis
+    /// clients a pub/sub-style `message` array (RESP2) or push (RESP3) of
+    /// the document id and the event line.
+    private func encode(event: String) {
+        guard session.speaksRESP else {
+            ReplyEncoder.event(event, into: &output)
+            return
+        }
+        let words = event.split(separator: " ", maxSplits: 2)
+        let document = words.count > 1 ? String(words[1]) : ""
+        RESP.header(UInt8(ascii: session.respVersion >= 3 ? ">" : "*"), count: 3, into: &output)
+        RESP.bulkString("message", into: &output)
+        RESP.bulkString(document, into: &output)
+        RESP.bulkString(event, into: &output)
     }
 
     /// Latest held-back event per coalescing key, and the keys in first-held order.
@@ -179,7 +224,7 @@ final class Connection {
     private func releaseHeldEvents() {
         guard !heldEventOrder.isEmpty else { return }
         for key in heldEventOrder {
-            if let event = heldEvents[key] { ReplyEncoder.event(event, into: &output) }
+            if let event = heldEvents[key] { encode(event: event) }
         }
         heldEvents.removeAll()
         heldEventOrder.removeAll()
@@ -194,7 +239,11 @@ final class Connection {
     }
 
     func reply(_ error: ProtocolError, tag: String?) {
-        ReplyEncoder.error(error, tag: tag, into: &output)
+        if replyFraming == .resp {
+            RESP.error(error, into: &output)
+        } else {
+            ReplyEncoder.error(error, tag: tag, into: &output)
+        }
         outputDidGrow()
     }
 

@@ -59,12 +59,21 @@ extension Document {
 
     /// The data lines of a sentence and its highlight in `layout`: the
     /// sentence, its rects (one per line fragment) and its outline.
+    ///
+    /// Memoised per layout, sentence and unit until the document changes:
+    /// readers tap the same sentences over and over, and formatting the
+    /// geometry costs far more than looking it up.
     func highlightLines(_ sentence: Sentence, layout: TextLayout?, unit: OffsetUnit) -> [String] {
-        var lines = [sentenceLine(sentence, unit: unit)]
-        if let layout {
-            lines.append("rects \(Wire.rects(layout.selectionRects(for: sentence.content)))")
-            lines.append("outline \(Wire.outline(layout.outline(for: sentence.content)))")
-        }
+        guard let layout else { return [sentenceLine(sentence, unit: unit)] }
+        let key = HighlightKey(spec: layout.spec, sentence: sentence.number, unit: unit)
+        if let lines = highlightCache[key] { return lines }
+        let lines = [
+            sentenceLine(sentence, unit: unit),
+            "rects \(Wire.rects(layout.selectionRects(for: sentence.content)))",
+            "outline \(Wire.outline(layout.outline(for: sentence.content)))",
+        ]
+        if highlightCache.count >= Document.maximumCachedHighlights { highlightCache.removeAll(keepingCapacity: true) }
+        highlightCache[key] = lines
         return lines
     }
 

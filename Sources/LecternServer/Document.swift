@@ -31,6 +31,9 @@ final class Document {
     /// Bumped by every change of text or attachments.
     private(set) var revision: Int
     private(set) var attachments: [DocumentAttachment] = []
+    /// The view used by connections that have not set their own (set with
+    /// `VIEW … default=yes`): stateless clients can then TAP straight away.
+    var defaultView: LayoutSpec?
     /// Connections watching, by connection id.
     var watchers: [UInt64: Connection] = [:]
     /// Each connection's selected sentence numbers (SELECT), by connection
@@ -39,31 +42,33 @@ final class Document {
     /// Typewriter streams revealing this document, by stream id.
     var streams: [Int: TypewriterStream] = [:]
 
+    /// Formatted highlights (``highlightLines(_:layout:unit:)``), dropped on every change.
+    var highlightCache: [HighlightKey: [String]] = [:]
+    static let maximumCachedHighlights = 4096
     private var shapedByFont: [FontSpec: ShapedText] = [:]
     private var layoutsBySpec: [LayoutSpec: TextLayout] = [:]
     /// The most layouts kept per document; views beyond that share the
     /// cost of laying out again.
     static let maximumCachedLayouts = 32
 
-    init(id: String, content: DocumentContent, revision: Int) {
+    init(id: String, content: DocumentContent, revision: Int, attachments: [DocumentAttachment] = []) {
         self.id = id
         self.text = content.text
         self.sentences = content.sentences
         self.requestedLanguage = content.requestedLanguage
         self.mode = content.mode
         self.revision = revision
+        self.attachments = content.adjusted(attachments)
     }
 
     /// Replaces the text (PUT, COPY/MOVE). Attachments stay, moved to the
     /// nearest grapheme boundary within the new text.
     func replace(with content: DocumentContent) {
+        attachments = content.adjusted(attachments)
         text = content.text
         sentences = content.sentences
         requestedLanguage = content.requestedLanguage
         mode = content.mode
-        for index in attachments.indices where !attachments[index].atEnd {
-            attachments[index].offset = graphemeBoundary(atOrBefore: attachments[index].offset)
-        }
         didChange()
     }
 
@@ -87,6 +92,7 @@ final class Document {
 
     private func didChange() {
         revision += 1
+        highlightCache.removeAll()
         shapedByFont.removeAll()
         layoutsBySpec.removeAll()
     }
@@ -101,13 +107,7 @@ final class Document {
     }
 
     /// The last grapheme boundary at or before a UTF-16 offset (clamped to the text).
-    func graphemeBoundary(atOrBefore offset: Int) -> Int {
-        var candidate = min(max(0, offset), text.utf16.count)
-        while candidate > 0, (try? text.indexMap.offset(ofUTF16: candidate, in: .grapheme)) == nil {
-            candidate -= 1
-        }
-        return candidate
-    }
+    func graphemeBoundary(atOrBefore offset: Int) -> Int { text.graphemeBoundary(atOrBefore: offset) }
 
     // MARK: Layout caches
 
@@ -125,6 +125,13 @@ final class Document {
         }
         layoutsBySpec[layout.spec] = layout
     }
+}
+
+/// What a formatted highlight depends on besides the document.
+struct HighlightKey: Hashable {
+    let spec: LayoutSpec
+    let sentence: Int
+    let unit: OffsetUnit
 }
 
 /// Text plus its segmentation, built together (off the loop thread for

@@ -33,10 +33,15 @@ extension Server {
             summary: "Deletes a document; its watchers get a DELETED event.",
             details: ["DEL intro   -> OK DEL id=intro"],
             handler: { context in
+                let server = context.server
                 let id = try Wire.documentID(context.arguments[0])
-                let document = try context.server.documents.require(id)
-                context.server.delete(document, by: context.connection)
-                return .reply(Reply("DEL id=\(id)"))
+                _ = try server.documents.require(id)
+                return try server.commit(context, store: { _ = try $0.delete(id: id) }) {
+                    // Another connection may have deleted it meanwhile.
+                    let document = try server.documents.require(id)
+                    server.delete(document, by: context.connection)
+                    return Reply("DEL id=\(id)")
+                }
             }),
         Command(
             name: "LIST", syntax: "[prefix]", minimumArguments: 0, maximumArguments: 1,
@@ -106,16 +111,19 @@ extension Server {
         if documents[id] == nil && documents.count >= configuration.maximumDocuments {
             throw ProtocolError(.tooMany, "the daemon holds at most \(configuration.maximumDocuments) documents (--max-documents); DEL some first")
         }
-        let apply = { [unowned self] (content: DocumentContent) throws -> Reply in
-            let (document, created) = try documents.put(id, content: content, limit: configuration.maximumDocuments)
-            documentDidChange(document, by: context.connection, created: created)
-            return Reply("PUT " + documentFacts(document, unit: context.connection.session.unit))
+        let connection = context.connection
+        let store = { [unowned self] (content: DocumentContent) throws -> CommandOutcome in
+            let record = content.record(id: id, attachments: documents[id]?.attachments ?? [])
+            return try commit(context, store: { _ = try $0.put(record) }) { [unowned self] in
+                let (document, created) = try documents.put(id, content: content, limit: configuration.maximumDocuments)
+                documentDidChange(document, by: connection, created: created)
+                return Reply("PUT " + documentFacts(document, unit: connection.session.unit))
+            }
         }
         guard bytes.count > LayoutService.backgroundThreshold * 2 else {
-            return .reply(try apply(DocumentContent(utf8: bytes, language: language, mode: mode)))
+            return try store(DocumentContent(utf8: bytes, language: language, mode: mode))
         }
         // Segmenting a large text takes milliseconds: do it on the pool.
-        let connection = context.connection
         connection.deferReply()
         BackgroundWork.run(on: loop, { () -> Result<DocumentContent, ProtocolError> in
             do {
@@ -126,12 +134,7 @@ extension Server {
                 return .failure(ProtocolError(.arguments, "\(error)"))
             }
         }, then: { result in
-            connection.completeDeferredReply(
-                result.flatMap { content in
-                    do { return .success(try apply(content)) } catch let error as ProtocolError {
-                        return .failure(error)
-                    } catch { return .failure(ProtocolError(.arguments, "\(error)")) }
-                }, tag: request.tag)
+            connection.completeDeferred({ try store(result.get()) }, tag: request.tag)
         })
         return .deferred
     }

@@ -37,6 +37,11 @@ struct DocumentRegistry {
         return (document, true)
     }
 
+    /// Adds a document read back from the store at start-up.
+    mutating func restore(_ document: Document) {
+        byID[document.id] = document
+    }
+
     @discardableResult
     mutating func remove(_ id: String) -> Document? {
         byID.removeValue(forKey: id)

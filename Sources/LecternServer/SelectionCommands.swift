@@ -36,8 +36,8 @@ extension Server {
                         document.highlightLines(document.sentences[$0], layout: layout, unit: unit)
                     })
                 }
-                guard let view = context.connection.session.views[document.id] else { return .reply(reply(nil)) }
-                return try server.layouts.withLayout(document, spec: view.spec, context: context) { reply($0) }
+                guard let spec = context.connection.session.view(of: document) else { return .reply(reply(nil)) }
+                return try server.layouts.withLayout(document, spec: spec, context: context) { reply($0) }
             }),
         Command(
             name: "CLEAR", syntax: "<id>", minimumArguments: 1, maximumArguments: 1,
@@ -114,18 +114,32 @@ extension Server {
         let targetContent = DocumentContent(
             text: DocumentText(combined), language: target?.requestedLanguage ?? source.requestedLanguage,
             mode: target?.mode ?? source.mode)
-        let (stored, created) = try documents.put(targetID, content: targetContent, limit: configuration.maximumDocuments)
-        source.selections[context.connection.id] = nil
-        var facts = "\(verb) sentences=\(numbers.count) to=\(targetID) revision=\(stored.revision)"
+        let targetRecord = targetContent.record(id: targetID, attachments: target?.attachments ?? [])
+        var sourceContent: DocumentContent?
         if removingFromSource {
-            let remaining = SentenceTransfer.removing(numbers, from: source)
-            source.replace(with: DocumentContent(
-                text: DocumentText(remaining), language: source.requestedLanguage, mode: source.mode))
-            documentDidChange(source, by: context.connection, created: false)
-            facts += " source-revision=\(source.revision)"
+            sourceContent = DocumentContent(
+                text: DocumentText(SentenceTransfer.removing(numbers, from: source)),
+                language: source.requestedLanguage, mode: source.mode)
         }
-        documentDidChange(stored, by: context.connection, created: created)
-        return .reply(Reply(facts))
+        let sourceRecord = sourceContent.map { $0.record(id: source.id, attachments: source.attachments) }
+        let connection = context.connection
+        // Both documents in one store job: the target first, so a failure
+        // in between duplicates sentences rather than losing them.
+        return try commit(context, store: { store in
+            _ = try store.put(targetRecord)
+            if let sourceRecord { _ = try store.put(sourceRecord) }
+        }) { [unowned self] in
+            let (stored, created) = try documents.put(targetID, content: targetContent, limit: configuration.maximumDocuments)
+            source.selections[connection.id] = nil
+            var facts = "\(verb) sentences=\(numbers.count) to=\(targetID) revision=\(stored.revision)"
+            if let sourceContent {
+                source.replace(with: sourceContent)
+                documentDidChange(source, by: connection, created: false)
+                facts += " source-revision=\(source.revision)"
+            }
+            documentDidChange(stored, by: connection, created: created)
+            return Reply(facts)
+        }
     }
 
     private func document(_ document: Document, selectedBy connection: Connection) -> [Int] {

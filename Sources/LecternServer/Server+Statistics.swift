@@ -3,8 +3,8 @@
 import CUV
 
 extension Server {
-    /// `name value` lines for STATS, in a fixed order (documented in PROTOCOL.md).
-    func statisticsLines() -> [String] {
+    /// STATS's figures, in a fixed order (documented in PROTOCOL.md).
+    func statisticsFigures() -> [(name: String, value: String)] {
         var pending = 0
         var largest = 0
         for connection in openConnections {
@@ -29,6 +29,6 @@ extension Server {
             ("ticks_sent", typewriters.ticksSent),
             ("events_coalesced", statistics.eventsCoalesced),
         ]
-        return figures.map { "\($0.0) \($0.1)" }
+        return figures.map { ($0.0, $0.1.description) }
     }
 }

@@ -3,6 +3,7 @@
 import CUV
 import Glibc
 import LecternProtocol
+import LecternStore
 
 /// The daemon: one libuv loop on one thread that owns all state.
 ///
@@ -44,6 +45,10 @@ public final class Server {
     var documents = DocumentRegistry()
     /// Fonts, shaping and layout.
     let layouts: LayoutService
+    /// The AUTH token, if one is required.
+    let access: AccessControl
+    /// The store, written before changes are acknowledged.
+    private(set) var persistence: DocumentPersistence!
     /// Counters for STATS.
     var statistics = ServerStatistics()
     /// All typewriter streams, on one timer.
@@ -60,10 +65,11 @@ public final class Server {
     }
 
     /// Creates the loop and binds the listeners; nothing runs until ``run()``.
-    public init(configuration: ServerConfiguration) throws {
+    public init(configuration: ServerConfiguration, environment: [String: String] = [:]) throws {
         self.configuration = configuration
+        self.access = try AccessControl(configuration: configuration, environment: environment)
         self.commands = CommandTable(
-            Server.sessionCommands + Server.documentCommands + Server.viewCommands
+            Server.sessionCommands + [Server.authCommand] + Server.documentCommands + Server.viewCommands + [Server.renderCommand]
                 + Server.selectionCommands + Server.watchCommands + Server.typewriterCommands)
         self.layouts = try LayoutService()
         readBufferMemory = .allocate(capacity: Server.readBufferSize)
@@ -81,6 +87,7 @@ public final class Server {
         statistics.startTime = uv_now(loop)
         typewriters = TypewriterScheduler(server: self)
         do {
+            try openStore()
             let tcp = try Listener(kind: .tcp, host: configuration.host, port: configuration.port, server: self)
             listeners.append(tcp)
             boundAddress = tcp.address
@@ -96,13 +103,53 @@ public final class Server {
         }
     }
 
+    /// Opens the store and restores every document in it.
+    private func openStore() throws {
+        let store: any DocumentStore
+        if configuration.inMemory {
+            store = MemoryDocumentStore()
+            persistence = DocumentPersistence(store: store, writesInline: true, server: self)
+            Log.lifecycle("store", ["kind": "memory"])
+            return
+        }
+        let sqlite: SQLiteDocumentStore
+        do {
+            sqlite = try SQLiteDocumentStore(directory: configuration.dataDirectory)
+        } catch {
+            throw StartError(description: "cannot open the store in \(configuration.dataDirectory): \(error.message) (\(error.code.rawValue))")
+        }
+        store = sqlite
+        persistence = DocumentPersistence(store: store, writesInline: false, server: self)
+        if let reason = sqlite.readOnlyReason {
+            Log.warning("store_read_only", ["path": sqlite.databasePath, "reason": reason])
+        }
+        let stored: [StoredDocument]
+        do {
+            stored = try store.loadAll()
+        } catch {
+            throw StartError(description: "cannot read the store \(sqlite.databasePath): \(error.message) (\(error.code.rawValue))")
+        }
+        for document in stored {
+            guard let content = DocumentContent(stored: document.record) else {
+                Log.error("store_document_unreadable", ["id": document.id])
+                continue
+            }
+            documents.restore(Document(
+                id: document.id, content: content, revision: 1,
+                attachments: document.record.attachments.map(DocumentAttachment.init)))
+        }
+        Log.lifecycle("store", ["kind": "sqlite", "path": sqlite.databasePath, "documents": documents.count])
+    }
+
     deinit {
         readBufferMemory.deallocate()
         loop.deallocate()
     }
 
-    /// Runs the loop until shutdown, then closes it.
-    public func run() throws {
+    /// Starts the handles (signals, output passes, timers) and logs where
+    /// the daemon listens; ``run()`` then runs the loop. Separate so that a
+    /// harness can drive the loop itself (``Fuzzing``).
+    func start() {
         // libuv writes with write/writev, without MSG_NOSIGNAL: a peer that
         // went away must give EPIPE, not kill the daemon.
         signal(SIGPIPE, SIG_IGN)
@@ -132,8 +179,18 @@ public final class Server {
             LoopHandle.owner(of: handle, as: Server.self)?.housekeeping()
         }, 1000, 1000)
         for listener in listeners {
-            Log.lifecycle("listening", ["addr": listener.address, "pid": getpid()])
+            Log.lifecycle("listening", ["addr": listener.address, "pid": getpid(), "auth": access.isRequired ? "token" : "none"])
         }
+        if !access.isRequired && !SocketAddress.isLoopback(host: configuration.host) {
+            Log.warning("UNPROTECTED", [
+                "message": "listening on \(configuration.host), reachable from other machines, WITHOUT a token: anyone who can connect can read and change every document. Set --auth-token-file or LECTERN_AUTH_TOKEN, or bind 127.0.0.1",
+            ])
+        }
+    }
+
+    /// Runs the loop until shutdown, then closes it.
+    public func run() throws {
+        start()
         uv_run(loop, UV_RUN_DEFAULT)
         let status = uv_loop_close(loop)
         if status != 0 {
@@ -187,8 +244,27 @@ public final class Server {
             connection.fail(ProtocolError(.maxClients, "the daemon serves at most \(configuration.maximumConnections) connections (--max-connections); try again later"), tag: nil)
             return
         }
+        connection.session.isAuthenticated = !access.isRequired
         Log.info("connection_opened", ["id": connection.id, "peer": connection.peer])
         connection.startReading()
+    }
+
+    /// Serves an already connected socket (one end of a socketpair) as a
+    /// connection, as if it had been accepted.
+    func adopt(fileDescriptor: Int32) -> Connection? {
+        let pipe = LoopHandle.allocate(uv_pipe_t.self)
+        uv_pipe_init(loop, pipe, 0)
+        let stream = LoopHandle.stream(pipe)
+        let connection = Connection(id: nextConnectionID, server: self, stream: stream, isTCP: false)
+        nextConnectionID += 1
+        guard uv_pipe_open(pipe, fileDescriptor) == 0 else {
+            connection.close(reason: "cannot adopt descriptor \(fileDescriptor)")
+            return nil
+        }
+        connections[connection.id] = connection
+        connection.session.isAuthenticated = !access.isRequired
+        connection.startReading()
+        return connection
     }
 
     func connectionDidClose(_ connection: Connection) {
@@ -237,6 +313,9 @@ public final class Server {
         statistics.commandsProcessed += 1
         do {
             let (command, arguments) = try commands.resolve(request)
+            if !connection.session.isAuthenticated && !command.allowedBeforeAuth {
+                throw ProtocolError(.authenticationRequired, "authentication required: send AUTH <token> first (before it only HELLO, AUTH, PING, HELP and QUIT work)")
+            }
             let context = CommandContext(request: request, connection: connection, server: self, arguments: arguments)
             switch try command.handler(context) {
             case .reply(let reply): connection.reply(reply, tag: request.tag)

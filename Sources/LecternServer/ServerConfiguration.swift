@@ -15,6 +15,13 @@ public struct ServerConfiguration: Equatable, Sendable {
     /// Longest request line accepted, in bytes. A longer line gets
     /// `ERR TOOLONG` and the connection is closed: it has lost sync.
     public var maximumLineLength = 1 << 20
+    /// Where the embedded SQLite store keeps documents.
+    public var dataDirectory = "./var"
+    /// Keep documents in memory only: nothing on disk, nothing survives a restart.
+    public var inMemory = false
+    /// File holding the token clients must send with AUTH (or set
+    /// LECTERN_AUTH_TOKEN); none: no authentication.
+    public var authTokenFile: String?
     /// Largest literal or heredoc payload (a document's text), in bytes.
     public var maximumPayloadLength = 16 << 20
     /// Seconds without a request after which a connection that watches
@@ -43,6 +50,7 @@ public struct ServerConfiguration: Equatable, Sendable {
     public struct Option: Sendable {
         public let flag: String
         public let environment: String
+        /// Empty for a switch (a flag without a value, like `--memory`).
         public let valueName: String
         public let help: String
         let defaultValue: @Sendable (ServerConfiguration) -> String
@@ -82,6 +90,33 @@ public struct ServerConfiguration: Equatable, Sendable {
             defaultValue: { String($0.maximumLineLength) },
             apply: { config, value in
                 config.maximumLineLength = try integer(value, flag: "--max-line-bytes", in: 64...(1 << 30))
+            }),
+        Option(
+            flag: "--data-dir", environment: "LECTERN_DATA_DIR", valueName: "PATH",
+            help: "directory of the embedded SQLite store (created if missing)",
+            defaultValue: { $0.dataDirectory },
+            apply: { config, value in
+                guard !value.isEmpty else { throw UsageError(description: "--data-dir needs a path") }
+                config.dataDirectory = value
+            }),
+        Option(
+            flag: "--memory", environment: "LECTERN_MEMORY", valueName: "",
+            help: "keep documents in memory only; nothing is written to disk",
+            defaultValue: { $0.inMemory ? "on" : "off" },
+            apply: { config, value in
+                switch value.lowercased() {
+                case "", "1", "true", "yes", "on": config.inMemory = true
+                case "0", "false", "no", "off": config.inMemory = false
+                default: throw UsageError(description: "--memory takes no value (LECTERN_MEMORY=1 or 0)")
+                }
+            }),
+        Option(
+            flag: "--auth-token-file", environment: "LECTERN_AUTH_TOKEN_FILE", valueName: "PATH",
+            help: "require AUTH with the token in this file (or set LECTERN_AUTH_TOKEN)",
+            defaultValue: { $0.authTokenFile ?? "none" },
+            apply: { config, value in
+                guard !value.isEmpty else { throw UsageError(description: "--auth-token-file needs a path") }
+                config.authTokenFile = value
             }),
         Option(
             flag: "--unix-socket", environment: "LECTERN_UNIX_SOCKET", valueName: "PATH",
@@ -176,7 +211,9 @@ public struct ServerConfiguration: Equatable, Sendable {
             guard let option = options.first(where: { $0.flag == name }) else {
                 throw UsageError(description: "unknown flag '\(argument)' (lecternd --help lists them)")
             }
-            if value == nil {
+            if value == nil && option.valueName.isEmpty {
+                value = ""
+            } else if value == nil {
                 guard index < arguments.count else { throw UsageError(description: "\(name) needs a value") }
                 value = arguments[index]
                 index += 1
@@ -200,7 +237,7 @@ public struct ServerConfiguration: Equatable, Sendable {
             Flags:
 
             """
-        let rows = options.map { ("\($0.flag) \($0.valueName)", $0) }
+        let rows = options.map { ($0.valueName.isEmpty ? $0.flag : "\($0.flag) \($0.valueName)", $0) }
         let width = (rows.map(\.0.count).max() ?? 0) + 2
         for (left, option) in rows {
             let padding = String(repeating: " ", count: width - left.count)

@@ -15,10 +15,26 @@ struct ViewState {
 final class Session {
     /// The name the client gave in HELLO, for logs.
     var clientName: String?
+    /// Whether AUTH succeeded (or no token is required).
+    var isAuthenticated = false
+    /// Failed AUTH attempts, and the loop time (ms) of the last one.
+    var failedAuthAttempts = 0
+    var lastFailedAuth: UInt64 = 0
+    /// Whether this connection has sent RESP requests: its events are then
+    /// RESP too (pub/sub-style arrays, or pushes after HELLO 3).
+    var speaksRESP = false
+    /// RESP version for replies to RESP requests: 2, or 3 after `HELLO 3`.
+    var respVersion = 2
     /// The unit every offset and range on this connection is counted in.
     var unit: OffsetUnit = .utf16
     /// Views by document id.
     var views: [String: ViewState] = [:]
+    /// This connection's view of `document`: its own (VIEW), or else the
+    /// document's default view (VIEW … default=yes), or none.
+    func view(of document: Document) -> LayoutSpec? {
+        views[document.id]?.spec ?? document.defaultView
+    }
+
     /// Documents in which this connection has selected sentences (the
     /// selections themselves live in ``Document/selections``).
     var selectedDocuments: Set<String> = []

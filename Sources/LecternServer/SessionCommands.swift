@@ -1,5 +1,6 @@
 // SessionCommands.swift: HELLO, PING, HELP, QUIT and STATS.
 
+import CUV
 import LecternProtocol
 import LecternText
 
@@ -7,38 +8,115 @@ extension Server {
     /// The protocol version this daemon speaks.
     static let protocolVersion = 1
 
+    /// AUTH: the token, with failed attempts logged and rate-limited.
+    static let authCommand = Command(
+        name: "AUTH", syntax: "<token>", minimumArguments: 1, maximumArguments: 1,
+        summary: "Authenticates this connection with the daemon's token (when it requires one).",
+        details: ["AUTH s3cret -> OK AUTH", "A wrong token: ERR AUTH; after 3 failures one attempt a second; after 10 the connection is closed."],
+        allowedBeforeAuth: true,
+        handler: { context in
+            let server = context.server
+            let connection = context.connection
+            let session = connection.session
+            guard server.access.isRequired else {
+                throw ProtocolError(.authentication, "this daemon requires no token; every command is allowed")
+            }
+            let now = uv_now(server.loop)
+            if session.failedAuthAttempts >= AccessControl.freeAttempts,
+                now &- session.lastFailedAuth < AccessControl.retryDelayMilliseconds
+            {
+                throw ProtocolError(.authentication, "too many failed attempts; wait a second between tries")
+            }
+            guard server.access.accepts(context.arguments[0]) else {
+                session.failedAuthAttempts += 1
+                session.lastFailedAuth = now
+                Log.warning("auth_failed", ["id": connection.id, "peer": connection.peer, "attempts": session.failedAuthAttempts])
+                if session.failedAuthAttempts >= AccessControl.maximumAttempts {
+                    connection.fail(ProtocolError(.authentication, "too many failed attempts; closing"), tag: context.request.tag)
+                    return .sent
+                }
+                throw ProtocolError(.authentication, "wrong token")
+            }
+            session.isAuthenticated = true
+            session.failedAuthAttempts = 0
+            Log.info("auth_succeeded", ["id": connection.id, "peer": connection.peer])
+            return .reply(Reply("AUTH"))
+        })
+
     /// Commands about the connection itself.
     static let sessionCommands: [Command] = [
         Command(
-            name: "HELLO", syntax: "[version] [name=<client>] [units=utf16|utf8|scalar|grapheme]",
-            minimumArguments: 0, maximumArguments: 1,
+            name: "HELLO", syntax: "[version] [AUTH <user> <token>] [SETNAME <client>] [name=<client>] [units=utf16|utf8|scalar|grapheme]",
+            minimumArguments: 0, maximumArguments: 6,
             summary: "Greets the daemon: protocol version, client name, the offset unit for this connection.",
             details: [
                 "HELLO 1 name=reader units=grapheme -> OK HELLO protocol=1 server=lecternd/… units=grapheme connection=<id>",
                 "Offsets and ranges on this connection are then counted in that unit (default utf16).",
+                "From Redis clients (RESP): HELLO 2 or HELLO 3 picks the RESP version; AUTH and SETNAME as in Redis.",
             ],
             allowedBeforeAuth: true,
             handler: { context in
-                if let version = context.arguments.first {
-                    guard version == String(protocolVersion) else {
-                        throw ProtocolError(.version, "this daemon speaks protocol \(protocolVersion), not '\(version)'")
+                let request = context.request
+                let connection = context.connection
+                let session = connection.session
+                var words = context.arguments[...]
+                var respVersion: Int?
+                if let version = words.first {
+                    words = words.dropFirst()
+                    switch (version, request.framing) {
+                    case (String(protocolVersion), _): break
+                    case ("2", .resp), ("3", .resp): respVersion = Int(version)
+                    default:
+                        let expected = request.framing == .resp ? "\(protocolVersion), or RESP 2 or 3" : String(protocolVersion)
+                        throw ProtocolError(.version, "this daemon speaks protocol \(expected), not '\(version)'")
                     }
                 }
-                let session = context.connection.session
-                if let units = context.request.value(for: "units") {
+                var name = request.value(for: "name")
+                while let word = words.first {
+                    switch (word.uppercased(), words.count) {
+                    case ("AUTH", 3...):
+                        let token = words[words.index(words.startIndex, offsetBy: 2)]
+                        guard context.server.access.isRequired else { break }
+                        guard context.server.access.accepts(token) else {
+                            Log.warning("auth_failed", ["id": connection.id, "peer": connection.peer, "via": "HELLO"])
+                            throw ProtocolError(.authentication, "wrong token")
+                        }
+                        session.isAuthenticated = true
+                        words = words.dropFirst(3)
+                        continue
+                    case ("SETNAME", 2...):
+                        name = words[words.index(after: words.startIndex)]
+                        words = words.dropFirst(2)
+                        continue
+                    default:
+                        throw ProtocolError(.arguments, "unexpected '\(word)' in HELLO; usage: HELLO [version] [AUTH <user> <token>] [SETNAME <client>] [name=<client>] [units=…]")
+                    }
+                    words = words.dropFirst(3)
+                }
+                if let units = request.value(for: "units") {
                     guard let unit = OffsetUnit(rawValue: units.lowercased()) else {
                         throw ProtocolError(.arguments, "units must be utf16, utf8, scalar or grapheme, not '\(units)'")
                     }
                     session.unit = unit
                 }
-                if let name = context.request.value(for: "name") { session.clientName = name }
-                let reply = "HELLO protocol=\(protocolVersion) server=lecternd/\(Lectern.version) units=\(session.unit.rawValue) connection=\(context.connection.id)"
-                return .reply(Reply(reply))
+                if let respVersion { session.respVersion = respVersion }
+                if let name { session.clientName = name }
+                var reply = Reply("HELLO protocol=\(protocolVersion) server=lecternd/\(Lectern.version) units=\(session.unit.rawValue) connection=\(connection.id)")
+                // Redis clients read HELLO's answer as a map (and check "proto").
+                reply.resp = .map([
+                    (.text("server"), .text("lecternd")), (.text("version"), .text(Lectern.version)),
+                    (.text("proto"), .integer(session.respVersion)), (.text("id"), .integer(Int(connection.id))),
+                    (.text("mode"), .text("standalone")), (.text("role"), .text("master")),
+                    (.text("modules"), .array([])), (.text("lectern-protocol"), .integer(protocolVersion)),
+                    (.text("units"), .text(session.unit.rawValue)),
+                ])
+                return .reply(reply)
             }),
         Command(
             name: "PING", syntax: "[message]", minimumArguments: 0, maximumArguments: 1,
             summary: "Checks that the daemon answers: OK PONG, or OK and the message quoted.",
             details: ["PING        -> OK PONG", "PING \"hi\"   -> OK \"hi\""],
+            allowedBeforeAuth: true,
             handler: { context in
                 guard let message = context.arguments.first else { return .reply(Reply("PONG")) }
                 return .reply(Reply(ReplyEncoder.quote(message)))
@@ -47,6 +125,7 @@ extension Server {
             name: "HELP", syntax: "[command]", minimumArguments: 0, maximumArguments: 1,
             summary: "Lists the commands, or explains one.",
             details: ["HELP        -> one line per command", "HELP PING   -> usage and examples of PING"],
+            allowedBeforeAuth: true,
             handler: { context in
                 let table = context.server.commands
                 if let name = context.arguments.first {
@@ -67,6 +146,7 @@ extension Server {
             name: "QUIT", syntax: "", minimumArguments: 0, maximumArguments: 0,
             summary: "Closes the connection after this reply.",
             details: ["QUIT        -> OK BYE, then the daemon closes the connection"],
+            allowedBeforeAuth: true,
             handler: { context in
                 context.connection.finishAfterOutput()
                 return .reply(Reply("BYE"))
@@ -75,6 +155,14 @@ extension Server {
             name: "STATS", syntax: "", minimumArguments: 0, maximumArguments: 0,
             summary: "Reports the daemon's figures: connections, documents, commands per second, memory, output buffers.",
             details: ["STATS       -> one '* name value' line per figure, then OK STATS"],
-            handler: { context in .reply(Reply("STATS", data: context.server.statisticsLines())) }),
+            handler: { context in
+                let figures = context.server.statisticsFigures()
+                var reply = Reply("STATS", data: figures.map { "\($0.name) \($0.value)" })
+                // Redis clients get a map, with numbers as integers.
+                reply.resp = .map(figures.map { figure in
+                    (.text(figure.name), Int(figure.value).map(RESPValue.integer) ?? .text(figure.value))
+                })
+                return .reply(reply)
+            }),
     ]
 }

@@ -21,6 +21,14 @@ enum SocketAddress {
         return status == 0 ? storage : nil
     }
 
+    /// Whether `host` is a loopback address (127.0.0.0/8 or ::1), reachable
+    /// only from this machine.
+    static func isLoopback(host: String) -> Bool {
+        if host == "::1" || host == "localhost" { return true }
+        let parts = host.split(separator: ".")
+        return parts.count == 4 && parts.first == "127" && parts.allSatisfy { UInt8($0) != nil }
+    }
+
     /// `127.0.0.1:7878` or `[::1]:7878`.
     static func describe(_ storage: sockaddr_storage) -> String {
         var storage = storage

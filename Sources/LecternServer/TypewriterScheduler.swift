@@ -187,7 +187,7 @@ final class TypewriterScheduler {
         let end = stream.revealedEnd
         let sentence = document.sentences.sentence(containing: max(0, end - 1))?.number ?? 0
         var line = "TICK \(document.id) stream=\(stream.id) end=\(document.wireOffset(end, unit: unit)) graphemes=\(stream.position) total=\(document.text.indexMap.length(in: unit)) sentence=\(sentence)"
-        let layout = session.views[document.id].map { server.layouts.layoutNow(document, spec: $0.spec) }
+        let layout = session.view(of: document).map { server.layouts.layoutNow(document, spec: $0) }
         if let layout { line += " caret=\(Wire.rect(layout.caretRect(at: end)))" }
         connection.send(event: line, coalescingKey: stream.id)
         ticksSent += 1

@@ -9,19 +9,27 @@ extension Server {
     static let viewCommands: [Command] = [
         Command(
             name: "VIEW",
-            syntax: "<id> width=<pt> [size=<pt>] [font=<family>] [weight=<100-900>] [italic=yes|no] [line-height=auto|<n>x|<pt>] [paragraph-spacing=<pt>] [insets=<pt>|<v>,<h>|<t>,<l>,<b>,<r>]",
+            syntax: "<id> width=<pt> [size=<pt>] [font=<family>] [weight=<100-900>] [italic=yes|no] [line-height=auto|<n>x|<pt>] [paragraph-spacing=<pt>] [insets=<pt>|<v>,<h>|<t>,<l>,<b>,<r>] [default=yes|no]",
             minimumArguments: 1, maximumArguments: 1,
             summary: "Sets this connection's view of a document and lays it out: the summary of its lines.",
             details: [
                 "VIEW intro width=320 size=17 font=\"DejaVu Sans\"  -> OK VIEW id=intro … lines=3 height=58.5",
                 "line-height=auto (the font's), 1.5x (a multiple) or 24 (points); insets like CSS padding.",
+                "default=yes also makes it the view of every connection that has none of its own.",
             ],
             handler: { context in
                 let server = context.server
                 let id = try Wire.documentID(context.arguments[0])
                 let document = try server.documents.require(id)
                 let spec = try LayoutSpec(viewArguments: context.request)
+                let isDefault: Bool
+                switch context.request.value(for: "default")?.lowercased() {
+                case nil, "no", "false", "0": isDefault = false
+                case "yes", "true", "1": isDefault = true
+                case let other?: throw ProtocolError(.arguments, "default must be yes or no, not '\(other)'")
+                }
                 context.connection.session.views[id] = ViewState(spec: spec)
+                if isDefault { document.defaultView = spec }
                 return try server.layouts.withLayout(document, spec: spec, context: context) { layout in
                     Reply("VIEW " + server.viewFacts(document, layout: layout))
                 }
@@ -100,13 +108,54 @@ extension Server {
                 let server = context.server
                 let document = try server.documents.require(Wire.documentID(context.arguments[0]))
                 let name = context.arguments[1]
-                guard document.removeAttachment(named: name) else {
-                    throw ProtocolError(.noAttachment, "'\(document.id)' has no attachment '\(name)'")
+                let id = document.id
+                guard document.attachments.contains(where: { $0.name == name }) else {
+                    throw ProtocolError(.noAttachment, "'\(id)' has no attachment '\(name)'")
                 }
-                server.documentDidChange(document, by: context.connection, created: false, textChanged: false)
-                return .reply(Reply("DETACH name=\(name)"))
+                return try server.commit(context, store: { _ = try $0.removeAttachment(named: name, documentID: id) }) {
+                    guard document.removeAttachment(named: name) else {
+                        throw ProtocolError(.noAttachment, "'\(id)' has no attachment '\(name)'")
+                    }
+                    server.documentDidChange(document, by: context.connection, created: false, textChanged: false)
+                    return Reply("DETACH name=\(name)")
+                }
             }),
     ]
+
+    /// RENDER: the view as SVG.
+    static let renderCommand = Command(
+        name: "RENDER", syntax: "<id> [sentence=<n>] [caret=<offset>] [boxes=yes|no]", minimumArguments: 1, maximumArguments: 1,
+        summary: "The view as an SVG picture: text, sentence marks, this connection's selection, attachments.",
+        details: [
+            "RENDER intro sentence=1 -> * {N} / <svg …>…</svg> / OK RENDER bytes=N width=200 height=59.37",
+            "sentence= highlights one more sentence; caret= draws a caret; boxes=yes draws line boxes and baselines.",
+        ],
+        handler: { context in
+            let request = context.request
+            let boxes: Bool
+            switch request.value(for: "boxes")?.lowercased() {
+            case nil, "no", "false", "0": boxes = false
+            case "yes", "true", "1": boxes = true
+            case let other?: throw ProtocolError(.arguments, "boxes must be yes or no, not '\(other)'")
+            }
+            return try context.withView { document, layout in
+                let unit = context.connection.session.unit
+                var highlights = document.selections[context.connection.id, default: []].sorted()
+                    .map { document.sentences[$0].content }
+                if let number = request.value(for: "sentence") {
+                    highlights.append(try document.sentence(number: number).content)
+                }
+                let caret = try request.value(for: "caret").map {
+                    try document.utf16Offset(fromWire: $0, unit: unit, name: "caret")
+                }
+                let svg = Array(layout.renderSVG(SVGOptions(
+                    sentences: document.sentences.map(\.content), highlights: highlights, caret: caret,
+                    showLineBoxes: boxes)).utf8)
+                return Reply(
+                    "RENDER bytes=\(svg.count) width=\(Wire.number(layout.spec.width)) height=\(Wire.number(layout.height))",
+                    lines: [.literal(svg)])
+            }
+        })
 
     /// `id=… width=… size=… font="…" requested="…" substituted=… lines=… height=…`
     func viewFacts(_ document: Document, layout: TextLayout) -> String {
@@ -165,12 +214,15 @@ extension Server {
         if isNew && document.attachments.count >= Server.maximumAttachmentsPerDocument {
             throw ProtocolError(.tooMany, "a document holds at most \(Server.maximumAttachmentsPerDocument) attachments")
         }
-        document.setAttachment(DocumentAttachment(
-            name: name, offset: offset, atEnd: atEnd, width: width, height: height, baseline: baseline))
-        documentDidChange(document, by: context.connection, created: false, textChanged: false)
-        let facts = "ATTACH name=\(name) offset=\(document.wireOffset(offset, unit: unit))"
-        guard let view = context.connection.session.views[document.id] else { return .reply(Reply(facts)) }
-        return try layouts.withLayout(document, spec: view.spec, context: context) { layout in
+        let attachment = DocumentAttachment(
+            name: name, offset: offset, atEnd: atEnd, width: width, height: height, baseline: baseline)
+        let id = document.id
+        return try commit(context, store: { _ = try $0.setAttachment(attachment.record, documentID: id) }) { [unowned self] in
+            document.setAttachment(attachment)
+            documentDidChange(document, by: context.connection, created: false, textChanged: false)
+            let facts = "ATTACH name=\(name) offset=\(document.wireOffset(offset, unit: unit))"
+            guard let spec = context.connection.session.view(of: document) else { return Reply(facts) }
+            let layout = layouts.layoutNow(document, spec: spec)
             guard let index = layout.attachments.firstIndex(where: { $0.name == name }) else { return Reply(facts) }
             let line = layout.lines.firstIndex { $0.attachments.contains(index) } ?? 0
             return Reply(facts + " rect=\(Wire.rect(layout.attachmentFrames[index])) line=\(line)")
@@ -187,8 +239,8 @@ extension CommandContext {
     func withView(_ body: @escaping (Document, TextLayout) throws -> Reply) throws -> CommandOutcome {
         let id = try Wire.documentID(arguments[0])
         let document = try server.documents.require(id)
-        guard let view = connection.session.views[id] else { throw LecternProtocolError.noView(id) }
-        return try server.layouts.withLayout(document, spec: view.spec, context: self) { layout in
+        guard let spec = connection.session.view(of: document) else { throw LecternProtocolError.noView(id) }
+        return try server.layouts.withLayout(document, spec: spec, context: self) { layout in
             try body(document, layout)
         }
     }

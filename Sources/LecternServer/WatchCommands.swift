@@ -55,12 +55,12 @@ extension Server {
                 line = describe(unit)
                 texts[unit] = line
             }
-            if let range, let view = watcher.session.views[document.id] {
-                if let fields = geometry[view.spec] {
+            if let range, let spec = watcher.session.view(of: document) {
+                if let fields = geometry[spec] {
                     line += " " + fields
                 } else {
-                    let fields = Document.geometryFields(range, layout: layouts.layoutNow(document, spec: view.spec))
-                    geometry[view.spec] = fields
+                    let fields = Document.geometryFields(range, layout: layouts.layoutNow(document, spec: spec))
+                    geometry[spec] = fields
                     line += " " + fields
                 }
             }

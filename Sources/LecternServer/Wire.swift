@@ -15,6 +15,9 @@ import LecternProtocol
 enum Wire {
     static func number(_ value: Double) -> String {
         guard value.isFinite else { return "0" }
+        // Beyond what an Int holds in hundredths (far beyond any screen),
+        // Swift's own shortest form ("1e+300") is exact enough.
+        guard abs(value) < 1e15 else { return String(value.rounded()) }
         let hundredths = (value * 100).rounded()
         if hundredths == 0 { return "0" }
         let whole = Int(hundredths) / 100

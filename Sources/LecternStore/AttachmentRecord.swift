@@ -18,16 +18,25 @@ public struct AttachmentRecord: Hashable, Sendable, Codable {
     public var width: Double
     /// Height of the reserved box, in points.
     public var height: Double
-    /// Distance from the box's top to the baseline it sits on, in points.
+    /// The vertical placement the client gave (for the daemon: how far the
+    /// box's bottom sits below the baseline), in points.
     public var baseline: Double
+    /// Whether the attachment is glued to the end of the text, whatever the
+    /// text becomes (`ATTACH … at=end`); `utf16Offset` is then the text's
+    /// length when it was stored.
+    public var followsTextEnd: Bool
 
     /// Creates an attachment record; see ``validate()`` for what the stores accept.
-    public init(name: String, utf16Offset: Int, width: Double, height: Double, baseline: Double) {
+    public init(
+        name: String, utf16Offset: Int, width: Double, height: Double, baseline: Double,
+        followsTextEnd: Bool = false
+    ) {
         self.name = name
         self.utf16Offset = utf16Offset
         self.width = width
         self.height = height
         self.baseline = baseline
+        self.followsTextEnd = followsTextEnd
     }
 
     /// Checks what every store requires of an attachment: a non-empty name,

@@ -161,7 +161,7 @@ public final class SQLiteDocumentStore: DocumentStore, @unchecked Sendable {
                 }
                 try connection.withStatement(
                     """
-                    SELECT document_id, name, utf16_offset, width, height, baseline
+                    SELECT document_id, name, utf16_offset, width, height, baseline, follows_end
                     FROM attachments ORDER BY document_id, position
                     """
                 ) { (statement) throws(DocumentStoreError) in
@@ -195,7 +195,8 @@ public final class SQLiteDocumentStore: DocumentStore, @unchecked Sendable {
         return try updateDocument(documentID: documentID) { () throws(DocumentStoreError) in
             let replaced = try connection.withStatement(
                 """
-                UPDATE attachments SET utf16_offset = ?3, width = ?4, height = ?5, baseline = ?6
+                UPDATE attachments SET utf16_offset = ?3, width = ?4, height = ?5, baseline = ?6,
+                    follows_end = ?7
                 WHERE document_id = ?1 AND name = ?2
                 """
             ) { (statement) throws(DocumentStoreError) in
@@ -308,18 +309,18 @@ public final class SQLiteDocumentStore: DocumentStore, @unchecked Sendable {
         try connection.withStatement(
             """
             INSERT INTO attachments
-                (document_id, name, utf16_offset, width, height, baseline, position)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+                (document_id, name, utf16_offset, width, height, baseline, follows_end, position)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
             """
         ) { (statement) throws(DocumentStoreError) in
             try statement.bind(1, text: documentID)
             try Self.bindValues(of: attachment, to: statement, firstParameter: 2)
-            try statement.bind(7, integer: position)
+            try statement.bind(8, integer: position)
             try statement.run()
         }
     }
 
-    /// Binds name, offset, width, height and baseline to five consecutive parameters.
+    /// Binds name, offset, width, height, baseline and follows-end to six consecutive parameters.
     private static func bindValues(
         of attachment: AttachmentRecord, to statement: SQLiteStatement, firstParameter: Int32
     ) throws(DocumentStoreError) {
@@ -328,6 +329,7 @@ public final class SQLiteDocumentStore: DocumentStore, @unchecked Sendable {
         try statement.bind(firstParameter + 2, double: attachment.width)
         try statement.bind(firstParameter + 3, double: attachment.height)
         try statement.bind(firstParameter + 4, double: attachment.baseline)
+        try statement.bind(firstParameter + 5, integer: attachment.followsTextEnd ? 1 : 0)
     }
 
     // MARK: Reading
@@ -352,7 +354,7 @@ public final class SQLiteDocumentStore: DocumentStore, @unchecked Sendable {
         guard var document = found else { return nil }
         document.record.attachments = try connection.withStatement(
             """
-            SELECT name, utf16_offset, width, height, baseline
+            SELECT name, utf16_offset, width, height, baseline, follows_end
             FROM attachments WHERE document_id = ?1 ORDER BY position
             """
         ) { (statement) throws(DocumentStoreError) in
@@ -377,7 +379,7 @@ public final class SQLiteDocumentStore: DocumentStore, @unchecked Sendable {
     }
 
     /// An attachment from the columns `name, utf16_offset, width, height,
-    /// baseline` starting at `firstColumn`.
+    /// baseline, follows_end` starting at `firstColumn`.
     private static func attachment(from statement: SQLiteStatement, firstColumn: Int32)
         -> AttachmentRecord
     {
@@ -385,7 +387,8 @@ public final class SQLiteDocumentStore: DocumentStore, @unchecked Sendable {
             name: statement.text(firstColumn),
             utf16Offset: Int(truncatingIfNeeded: statement.integer(firstColumn + 1)),
             width: statement.double(firstColumn + 2), height: statement.double(firstColumn + 3),
-            baseline: statement.double(firstColumn + 4))
+            baseline: statement.double(firstColumn + 4),
+            followsTextEnd: statement.integer(firstColumn + 5) != 0)
     }
 
     // MARK: Opening

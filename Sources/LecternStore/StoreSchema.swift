@@ -27,6 +27,7 @@ enum StoreSchema {
             width REAL NOT NULL,
             height REAL NOT NULL,
             baseline REAL NOT NULL,
+            follows_end INTEGER NOT NULL DEFAULT 0,
             PRIMARY KEY (document_id, position),
             UNIQUE (document_id, name)
         ) WITHOUT ROWID;

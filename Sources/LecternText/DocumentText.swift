@@ -15,8 +15,9 @@
 ///
 /// - Complexity: construction is one O(n) pass over the bytes.
 public struct DocumentText: Sendable {
-    /// The longest text accepted, in UTF-16 code units (ICU indexes with Int32).
-    public static let maximumUTF16Length = Int(Int32.max)
+    /// The longest input accepted, in UTF-8 bytes: offsets are stored as
+    /// Int32 (as ICU indexes), and UTF-16 is never longer than UTF-8.
+    public static let maximumUTF8Length = Int(Int32.max)
 
     /// The text as UTF-16 code units.
     public let utf16: [UInt16]
@@ -29,7 +30,7 @@ public struct DocumentText: Sendable {
     /// - Throws: ``TextDecodingError/invalidUTF8(byteOffset:)`` with the offset
     ///   of the first ill-formed sequence; nothing is ever replaced.
     public init(utf8 bytes: [UInt8]) throws(TextDecodingError) {
-        let decoded: TextDecoder
+        let decoded: DecodedText
         do {
             decoded = try bytes.withUnsafeBufferPointer { buffer in try TextDecoder.decode(buffer) }
         } catch let error as TextDecodingError {
@@ -37,26 +38,24 @@ public struct DocumentText: Sendable {
         } catch {
             preconditionFailure("TextDecoder throws only TextDecodingError")
         }
-        self.init(decoded, utf8Length: bytes.count)
+        self.init(decoded)
     }
 
     /// Builds a document from a Swift string (always valid Unicode).
     public init(_ string: String) {
         var string = string
         string.makeContiguousUTF8()
-        let count = string.utf8.count
         do {
-            let decoded = try string.withUTF8 { buffer in try TextDecoder.decode(buffer) }
-            self.init(decoded, utf8Length: count)
+            self.init(try string.withUTF8 { buffer in try TextDecoder.decode(buffer) })
         } catch {
             preconditionFailure("a Swift String is valid UTF-8 within limits: \(error)")
         }
     }
 
-    private init(_ decoded: TextDecoder, utf8Length: Int) {
+    private init(_ decoded: DecodedText) {
         utf16 = decoded.utf16
         paragraphs = decoded.paragraphs
-        indexMap = decoded.indexMap(utf8Length: utf8Length)
+        indexMap = decoded.indexMap
     }
 
     /// The text in a UTF-16 range, as a String (clamped to the text).

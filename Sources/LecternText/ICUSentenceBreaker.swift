@@ -26,6 +26,9 @@ public final class ICUSentenceBreaker {
 
     deinit { lc_break_close(iterator) }
 
+    /// The version of the ICU library in use, e.g. "72.1".
+    public static var icuVersion: String { String(cString: lc_icu_version()) }
+
     /// Calls `body` with every boundary strictly inside `range` of `text`, in
     /// order, as offsets of `text` (not of the range).
     /// - Complexity: O(n) in the range's length.

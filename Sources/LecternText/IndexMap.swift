@@ -12,15 +12,19 @@
 ///
 /// ```swift
 /// let doc = DocumentText("añ👍")
-/// try doc.indexMap.convert(3, from: .utf16, to: .utf8)   // 3 ("a" 1 + "ñ" 2)
-/// try doc.indexMap.convert(2, from: .scalar, to: .utf16) // 2
+/// try doc.indexMap.convert(2, from: .utf16, to: .utf8)   // 3 ("a" 1 + "ñ" 2)
+/// try doc.indexMap.convert(3, from: .scalar, to: .utf16) // 4 (👍 is 2 units)
 /// try doc.indexMap.convert(3, from: .utf16, to: .scalar) // throws: inside 👍
 /// ```
 ///
-/// - Complexity: O(log n) per conversion; memory proportional to the number
-///   of width changes, surrogate pairs and multi-unit clusters, not to the text.
+/// - Complexity: O(log n) per conversion (UTF-8 conversions also read at most
+///   64 code units past a breadcrumb, see ``UTF8Breadcrumbs``); memory is 8
+///   bytes per 64 code units plus the surrogate pairs and multi-unit
+///   clusters, which plain text has few of.
 public struct IndexMap: Sendable {
-    let utf8Runs: UTF8RunMap
+    let utf8Breadcrumbs: UTF8Breadcrumbs
+    /// The text, shared with the document (copy-on-write, never copied).
+    let utf16: [UInt16]
     let surrogatePairs: CollapsedSpanMap
     let clusters: CollapsedSpanMap
     /// The text's length in UTF-16 code units.
@@ -28,12 +32,13 @@ public struct IndexMap: Sendable {
     /// The text's length in UTF-8 bytes.
     public let utf8Length: Int
 
-    init(utf8Runs: UTF8RunMap, surrogatePairs: CollapsedSpanMap, clusters: CollapsedSpanMap,
-         utf16Length: Int, utf8Length: Int) {
-        self.utf8Runs = utf8Runs
+    init(utf16: [UInt16], utf8Breadcrumbs: UTF8Breadcrumbs, surrogatePairs: CollapsedSpanMap,
+         clusters: CollapsedSpanMap, utf8Length: Int) {
+        self.utf16 = utf16
+        self.utf8Breadcrumbs = utf8Breadcrumbs
         self.surrogatePairs = surrogatePairs
         self.clusters = clusters
-        self.utf16Length = utf16Length
+        self.utf16Length = utf16.count
         self.utf8Length = utf8Length
     }
 
@@ -59,7 +64,7 @@ public struct IndexMap: Sendable {
         switch unit {
         case .utf16: return offset
         case .utf8:
-            guard let result = utf8Runs.utf16(fromUTF8: offset) else {
+            guard let result = utf8Breadcrumbs.utf16(fromUTF8: offset, in: utf16) else {
                 throw .notOnBoundary(offset: offset, unit: .utf8)
             }
             return result
@@ -85,7 +90,7 @@ public struct IndexMap: Sendable {
         case .utf16: return offset
         case .scalar: return scalarOffset
         case .utf8:
-            guard let result = utf8Runs.utf8(fromUTF16: offset) else {
+            guard let result = utf8Breadcrumbs.utf8(fromUTF16: offset, in: utf16) else {
                 throw .notOnBoundary(offset: offset, unit: .utf16)
             }
             return result

@@ -10,10 +10,18 @@
 /// Ambiguous endings are narrowed by the syllable before them: 필요 and 중요
 /// are nouns; 하니까 is "because", while 합니까 asks.
 enum KoreanEndings {
-    /// Decorations that may trail an ending: ~ ㅋ ㅎ ㅠ ㅜ ^ ;
+    /// Decorations that may trail a sentence: Hangul letters on their own
+    /// (ㅋㅋ, ㅎㅎ, ㅠㅠ), ~ ^ ; and emoji (any astral unit, U+2600–U+27BF).
     static func isTrailer(_ u: UInt16) -> Bool {
-        u == 0x7E || u == 0x3160 || u == 0x314B || u == 0x314E || u == 0x315C || u == 0x5E || u == 0x3B
+        switch u {
+        case 0x7E, 0x5E, 0x3B, 0x3131...0x318E, 0x2600...0x27BF, 0x2B50, 0x2B55, 0xD800...0xDFFF: return true
+        default: return false
+        }
     }
+
+    /// Laughing or crying letters (ㅋ ㅎ ㅠ ㅜ), two or more of which end a
+    /// sentence in informal writing ("맛있다ㅎㅎ").
+    static func isLaughter(_ u: UInt16) -> Bool { u == 0x314B || u == 0x314E || u == 0x3160 || u == 0x315C }
 
     /// Whether the Hangul word in `word` (syllables only, at least two) ends
     /// a sentence.
@@ -22,12 +30,14 @@ enum KoreanEndings {
         let last = text[word.upperBound - 1]
         let before = text[word.upperBound - 2]
         switch last {
-        case 0xB2E4: // 다, but not 바다 (sea), 마다 (every), 보다 (than)
-            return before != 0xBC14 && before != 0xB9C8 && before != 0xBCF4
+        case 0xB2E4: // 다, but not 바다 (sea), 마다 (every), 보다 (than), 죄다 (all)
+            return before != 0xBC14 && before != 0xB9C8 && before != 0xBCF4 && before != 0xC8C4
         case 0xC694: // 요, but not the nouns 필요, 중요, 주요 …
             return !nounsEndingInYo.contains(before)
-        case 0xC8E0, 0xB124, 0xB0D0, 0xD568, 0xB428, 0xB4EF, 0xC148: // 죠 네 냐 함 됨 듯 셈
+        case 0xC8E0, 0xB124, 0xB0D0, 0xD568, 0xB428, 0xC148: // 죠 네 냐 함 됨 셈
             return true
+        case 0xB4EF: // 듯 (가는듯), but not 불현듯
+            return before != 0xD604
         case 0xC6A9, 0xC720, 0xC96C: // 용 유 쥬 (dialect and cute 요), after a verb stem only
             return verbStemsBeforeYu.contains(before)
         case 0xAE4C: // 까: 할까, 일까; after 니 only 습니까 / ㅂ니까 (하니까 is "because")
@@ -37,8 +47,12 @@ enum KoreanEndings {
             return third == 0xC2B5 || jongseong(third) == 17
         case 0xAD70: // 군 after 는 or a past stem (하는군, 했군), not 장군, 해군
             return before == 0xB294 || jongseong(before) == 20
-        case 0xC57C: // 야, but not the nouns 분야, 시야, 광야, 평야, 들야, 초야
-            return !nounsEndingInYa.contains(before)
+        case 0xC57C: // 야 after 거 이 니 뭐 다 지 게 (거야, 뭐야); not 해야 (must), 분야
+            return stemsBeforeYa.contains(before)
+        case 0xC784: // 임 (것임, 맛집임), but not the nouns 게임, 모임, 타임
+            return before != 0xAC8C && before != 0xBAA8 && before != 0xD0C0
+        case 0xC9C0: // 지 (큰일났지, 알겠지), but not 까지 (until) or 인지 (whether)
+            return before != 0xAE4C && before != 0xC778
         case 0xC74C: // 음 after a past or existential stem (했음, 없음), not 마음, 다음
             return jongseong(before) == 20 || before == 0xC5C6 || before == 0xC788
         default:
@@ -47,21 +61,65 @@ enum KoreanEndings {
     }
 
     /// Whether the word starting at `start` continues the clause before it
-    /// (하며, 해도, 보니, 싶다, 라고, 고 …) rather than starting a sentence.
+    /// (하며, 해도, 보니, 싶다, 라고, 않다 …) rather than starting a sentence.
     static func continuesClause(_ text: UnsafeBufferPointer<UInt16>, at start: Int, limit: Int) -> Bool {
-        let first = text[start]
-        switch first {
-        case 0xD558, 0xD574, 0xD588, 0xD55C, 0xD560, 0xC2F6, 0xB77C, 0xACE0, 0xBA70, 0xBA74, 0xB294:
-            // 하 해 했 한 할 싶 라 고 며 면 는
+        guard start < limit, continuationInitials.contains(text[start]) else { return false }
+        var end = start
+        while end < limit, CharacterClass.isHangulSyllable(text[end]) { end += 1 }
+        let length = end - start
+        @inline(__always) func matches(_ prefix: [UInt16], whole: Bool) -> Bool {
+            guard whole ? prefix.count == length : prefix.count <= length else { return false }
+            for k in 0..<prefix.count where text[start + k] != prefix[k] { return false }
             return true
-        case 0xBCF4: // 보니, 보면, 보다
-            guard start + 1 < limit else { return false }
-            let second = text[start + 1]
-            return second == 0xB2C8 || second == 0xBA74 || second == 0xB2E4
+        }
+        for prefix in continuations where matches(prefix, whole: false) { return true }
+        for word in wholeWordContinuations where matches(word, whole: true) { return true }
+        return false
+    }
+
+    /// Whether a syllable can end a sentence-final word at all: the quick
+    /// test before ``endsSentence(_:word:)``.
+    @inline(__always)
+    static func isFinalSyllable(_ u: UInt16) -> Bool {
+        switch u {
+        case 0xB2E4, 0xC694, 0xC8E0, 0xB124, 0xB0D0, 0xD568, 0xB428, 0xC148, 0xB4EF, 0xC6A9, 0xC720, 0xC96C,
+             0xAE4C, 0xAD70, 0xC57C, 0xC784, 0xC9C0, 0xC74C:
+            return true
         default:
             return false
         }
     }
+
+    /// Words starting with these continue the clause before them: 하고, 하며,
+    /// 하면, 하는, 하던, 하더, 하드, 하여, 하자, 하니, 하곤, 한다, 했다, 했고,
+    /// 했던, 해서, 해도, 해야, 라고, 라며, 라는, 보니, 보면, 싶, 않, 못해,
+    /// 말 (말아, 말고), 주셨, 주세, 주었, 줬, 드렸, 드려, 드릴, 놓, 놨.
+    private static let continuations: [[UInt16]] = [
+        "하고", "하며", "하면", "하는", "하던", "하더", "하드", "하여", "하자", "하니", "하곤", "한다", "했다",
+        "했고", "했던", "해서", "해도", "해야", "라고", "라며", "라는", "보니", "보면", "싶", "않", "못해",
+        "말", "주셨", "주세", "주었", "줬", "드렸", "드려", "드릴", "놓", "놨",
+    ].map { Array($0.utf16) }
+
+    /// The first syllables of all continuations, for a quick rejection.
+    private static let continuationInitials: Set<UInt16> = Set((continuations + wholeWordContinuations).compactMap(\.first))
+
+    /// Whole words that continue the clause: 고, 며, 할, 한, 함.
+    private static let wholeWordContinuations: [[UInt16]] = ["고", "며", "할", "한", "함", "마"].map { Array($0.utf16) }
+
+    /// Whether a word trailing off with "..." leaves its clause open: it ends
+    /// in a connective (-는데, -고, -서, -며, -면, -지만, -니까, -게, -에) or is
+    /// a one-syllable interjection (어..., 네...) or a filler (말이야...).
+    static func trailsOff(_ text: UnsafeBufferPointer<UInt16>, word: Range<Int>) -> Bool {
+        guard let last = word.last.map({ text[$0] }) else { return true }
+        if word.count == 1 { return true }
+        return openEndings.contains(last) || fillers.contains { $0.elementsEqual(text[word]) }
+    }
+
+    /// Discourse fillers that hold the floor: 말이야, 말이죠, 있잖아.
+    private static let fillers: [[UInt16]] = ["말이야", "말이죠", "있잖아"].map { Array($0.utf16) }
+
+    /// 데 고 서 며 면 만 까 게 에 이
+    private static let openEndings: Set<UInt16> = [0xB370, 0xACE0, 0xC11C, 0xBA70, 0xBA74, 0xB9CC, 0xAE4C, 0xAC8C, 0xC5D0, 0xC774]
 
     /// Nouns that end in 요: 필요, 중요, 주요, 수요, 소요, 강요, 불요.
     private static let nounsEndingInYo: Set<UInt16> = [0xD544, 0xC911, 0xC8FC, 0xC218, 0xC18C, 0xAC15, 0xBD88]
@@ -72,8 +130,8 @@ enum KoreanEndings {
         0xB124, 0xC5D0, 0xAC8C, 0xB370, 0xACA0,
     ]
 
-    /// Syllables before 야 that make a noun: 분 시 광 평 들 초.
-    private static let nounsEndingInYa: Set<UInt16> = [0xBD84, 0xC2DC, 0xAD11, 0xD3C9, 0xB4E4, 0xCD08]
+    /// Syllables before a sentence-final 야: 거 이 니 뭐 다 지 게.
+    private static let stemsBeforeYa: Set<UInt16> = [0xAC70, 0xC774, 0xB2C8, 0xBB50, 0xB2E4, 0xC9C0, 0xAC8C]
 
     /// The final-consonant index (0 = none) of a Hangul syllable.
     private static func jongseong(_ u: UInt16) -> Int { Int(u - 0xAC00) % 28 }

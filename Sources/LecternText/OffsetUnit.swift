@@ -27,6 +27,15 @@ public enum OffsetError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The offset lies inside a code-unit sequence or a cluster of `unit`.
     case notOnBoundary(offset: Int, unit: OffsetUnit)
 
+    /// A stable code word for protocols and programs ("RANGE", "NOTBOUNDARY");
+    /// ``description`` is the sentence for people.
+    public var code: String {
+        switch self {
+        case .outOfBounds: return "RANGE"
+        case .notOnBoundary: return "NOTBOUNDARY"
+        }
+    }
+
     public var description: String {
         switch self {
         case let .outOfBounds(offset, unit, length):

@@ -15,20 +15,25 @@ struct QuotationSpans {
     private var closes: [Int] = []
     private var cursor = 0
 
-    init(text: UnsafeBufferPointer<UInt16>, range: Range<Int>, includeQuotations: Bool) {
-        var stack: [(position: Int, closer: UInt16)] = []
+    init(text: UnsafeBufferPointer<UInt16>, flags: UnsafeBufferPointer<UInt8>, range: Range<Int>,
+         includeQuotations: Bool) {
+        var openers: [Int] = []
+        var expectedClosers: [UInt16] = []
         for i in range {
             let u = text[i]
-            if let top = stack.last, u == top.closer {
-                stack.removeLast()
-                if stack.isEmpty {
-                    opens.append(top.position)
+            if flags[Int(u)] & UnitClassTable.pairing == 0 { continue }
+            if let expected = expectedClosers.last, u == expected, let opener = openers.last {
+                expectedClosers.removeLast()
+                openers.removeLast()
+                if openers.isEmpty {
+                    opens.append(opener)
                     closes.append(i)
                 }
                 continue
             }
             if let closer = Self.closer(for: u, includeQuotations: includeQuotations) {
-                stack.append((i, closer))
+                openers.append(i)
+                expectedClosers.append(closer)
             }
         }
     }

@@ -28,7 +28,8 @@ public struct SentenceTable: RandomAccessCollection, Sendable {
     private let bounds: [Int32]
     private let contentStarts: [Int32]
     private let contentEnds: [Int32]
-    private let paragraphs: [Int32]
+    /// The paragraph of each sentence.
+    private let paragraphOfSentence: [Int32]
 
     /// Segments `document`.
     /// - Parameters:
@@ -62,19 +63,26 @@ public struct SentenceTable: RandomAccessCollection, Sendable {
         bounds = builder.bounds
         contentStarts = builder.contentStarts
         contentEnds = builder.contentEnds
-        paragraphs = builder.paragraphs
+        paragraphOfSentence = builder.paragraphs
     }
 
     public var startIndex: Int { 0 }
     /// The number of sentences.
-    public var endIndex: Int { paragraphs.count }
+    public var endIndex: Int { paragraphOfSentence.count }
 
-    /// Sentence number `number`, in O(1).
+    /// Sentence number `number`, in O(1). Traps when out of range, like an
+    /// array; use ``sentence(number:)`` for numbers that come from a client.
     public subscript(number: Int) -> Sentence {
         Sentence(number: number,
                  range: Int(bounds[number])..<Int(bounds[number + 1]),
                  content: Int(contentStarts[number])..<Int(contentEnds[number]),
-                 paragraph: Int(paragraphs[number]))
+                 paragraph: Int(paragraphOfSentence[number]))
+    }
+
+    /// Sentence number `number`, or nil when there is no such sentence.
+    /// - Complexity: O(1).
+    public func sentence(number: Int) -> Sentence? {
+        indices.contains(number) ? self[number] : nil
     }
 
     /// The sentence containing a UTF-16 offset, by binary search. The end

@@ -1,57 +1,214 @@
 // TextDecoder.swift: one pass from UTF-8 bytes to UTF-16, index maps and
 // paragraphs, validating as it goes.
 
-/// Decodes UTF-8 into the pieces of a ``DocumentText`` in a single pass:
-/// UTF-16 code units, the UTF-8 run map, surrogate pairs, multi-unit grapheme
-/// clusters (Swift's own `Character` rules, via the standard library's
-/// grapheme recognizer) and paragraph ranges.
-///
-/// - Complexity: O(n) in the byte count; printable ASCII takes a fast path
-///   that skips the grapheme recognizer (two printable ASCII scalars always
-///   have a grapheme boundary between them, UAX #29 GB999).
-struct TextDecoder {
-    private(set) var utf16: [UInt16] = []
-    private(set) var paragraphs: [Paragraph] = []
-    private var runs = UTF8RunMap()
-    private var surrogatePairs = CollapsedSpanMap()
-    private var clusters = CollapsedSpanMap()
-    private var recognizer = Unicode._CharacterRecognizer()
-    private var recognizerBehind = false
-    private var previous: UInt32 = 0
-    private var previousIsPrintableASCII = false
-    private var clusterStart = 0
-    private var paragraphStart = 0
+/// What one decoding pass produces.
+struct DecodedText {
+    var utf16: [UInt16]
+    var paragraphs: [Paragraph]
+    var indexMap: IndexMap
+}
 
-    /// Decodes `bytes` or throws at the first ill-formed sequence.
-    static func decode(_ bytes: UnsafeBufferPointer<UInt8>) throws(TextDecodingError) -> TextDecoder {
-        var decoder = TextDecoder()
-        decoder.utf16.reserveCapacity(bytes.count)
+/// Decodes UTF-8 into the pieces of a ``DocumentText`` in a single pass:
+/// UTF-16 code units, UTF-8 breadcrumbs, surrogate pairs, multi-unit grapheme
+/// clusters (Swift's own `Character` rules) and paragraph ranges.
+///
+/// Grapheme boundaries come from the standard library's grapheme recognizer,
+/// except between two "simple" scalars (``isSimple(_:)``), which always have a
+/// boundary between them (UAX #29 GB999) and need no recognizer: this fast
+/// path covers nearly all Latin, Cyrillic, Greek, CJK and Hangul text. When a
+/// scalar that is not simple follows, the recognizer is re-seeded with the
+/// simple scalar before it, which is all the state it needs.
+///
+/// - Complexity: O(n) in the byte count, with one write per UTF-16 unit.
+enum TextDecoder {
+    static func decode(_ bytes: UnsafeBufferPointer<UInt8>) throws(TextDecodingError) -> DecodedText {
         let count = bytes.count
+        guard count <= DocumentText.maximumUTF8Length else { throw .tooLong(byteCount: count) }
+        let out = UnsafeMutableBufferPointer<UInt16>.allocate(capacity: max(count, 1))
+        defer { out.deallocate() }
+        var state = State(capacity: count)
+        // The recognizer is a resilient standard-library type: kept out of
+        // `State` so that State stays fixed-size and its fields in registers.
+        var recognizer = Unicode._CharacterRecognizer()
+        let flags = UnitClassTable.flags
         var i = 0
         while i < count {
+            if state.o >= state.breadcrumbs.nextBreadcrumb { state.breadcrumbs.drop(utf16: state.o, utf8: i) }
+            if state.previousIsSimple {
+                i = state.copySimpleRun(bytes, from: i, into: out, flags: flags)
+                guard i < count else { break }
+                if state.o >= state.breadcrumbs.nextBreadcrumb { continue }
+            }
             let lead = bytes[i]
             if lead < 0x80 {
-                decoder.append(UInt32(lead), width: 1, at: i)
+                let wasCR = state.previous == 0x0D
+                state.cluster(UInt32(lead), simple: true, &recognizer)
+                out[state.o] = UInt16(lead)
+                state.o += 1
                 i += 1
+                if lead == 0x0A { state.endParagraph(separatorLength: wasCR ? 2 : 1) }
                 continue
             }
             guard let (scalar, width) = decodeMultiByte(bytes, at: i) else {
-                throw .invalidUTF8(byteOffset: i)
+                throw TextDecodingError.invalidUTF8(byteOffset: i)
             }
-            decoder.append(scalar, width: width, at: i)
+            if scalar >= 0x10000 {
+                state.cluster(scalar, simple: false, &recognizer)
+                let value = scalar - 0x10000
+                out[state.o] = UInt16(truncatingIfNeeded: 0xD800 | (value >> 10))
+                out[state.o + 1] = UInt16(truncatingIfNeeded: 0xDC00 | (value & 0x3FF))
+                state.surrogatePairs.append(start: state.o, end: state.o + 2)
+                state.o += 2
+            } else {
+                state.cluster(scalar, simple: flags[Int(scalar)] & UnitClassTable.simple != 0, &recognizer)
+                out[state.o] = UInt16(truncatingIfNeeded: scalar)
+                state.o += 1
+                if scalar == 0x2029 { state.endParagraph(separatorLength: 1) }
+            }
             i += Int(width)
         }
-        decoder.finish(utf8Length: count)
-        guard decoder.utf16.count <= DocumentText.maximumUTF16Length else {
-            throw .tooLong(utf16Length: decoder.utf16.count)
-        }
-        return decoder
+        state.finish()
+        let utf16 = Array(UnsafeBufferPointer(rebasing: out[0..<state.o]))
+        let indexMap = IndexMap(utf16: utf16, utf8Breadcrumbs: state.breadcrumbs, surrogatePairs: state.surrogatePairs,
+                                clusters: state.clusters, utf8Length: count)
+        return DecodedText(utf16: utf16, paragraphs: state.paragraphs, indexMap: indexMap)
     }
 
-    /// The index map of everything decoded.
-    func indexMap(utf8Length: Int) -> IndexMap {
-        IndexMap(utf8Runs: runs, surrogatePairs: surrogatePairs, clusters: clusters,
-                 utf16Length: utf16.count, utf8Length: utf8Length)
+    /// Everything the pass accumulates besides the code units themselves.
+    private struct State {
+        var breadcrumbs: UTF8Breadcrumbs
+        var surrogatePairs = CollapsedSpanMap()
+        var clusters = CollapsedSpanMap()
+        var paragraphs: [Paragraph] = []
+        /// UTF-16 units written so far.
+        var o = 0
+        var previous: UInt32 = 0
+        var previousIsSimple = false
+        /// Whether simple scalars were skipped since the recognizer last ran.
+        var recognizerBehind = false
+        var clusterStart = 0
+        var paragraphStart = 0
+
+        init(capacity: Int) {
+            breadcrumbs = UTF8Breadcrumbs(capacity: capacity)
+        }
+
+        /// The fast path: copies printable ASCII and three-byte simple scalars
+        /// (after a simple scalar, each starts its own cluster) up to the next
+        /// breadcrumb; returns the byte offset where it stopped.
+        @inline(__always)
+        mutating func copySimpleRun(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int,
+                                    into out: UnsafeMutableBufferPointer<UInt16>,
+                                    flags: UnsafeBufferPointer<UInt8>) -> Int {
+            let count = bytes.count
+            let stop = breadcrumbs.nextBreadcrumb
+            var i = start, unit = o, last = previous
+            // Eight printable ASCII bytes at a time (no byte ≥ 0x80 or < 0x20).
+            if let base = UnsafeRawPointer(bytes.baseAddress) {
+                while unit + 8 <= stop, i + 8 <= count {
+                    let word = base.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                    let high: UInt64 = 0x8080_8080_8080_8080
+                    guard word & high == 0, (word &- 0x2020_2020_2020_2020) & ~word & high == 0 else { break }
+                    for k in 0..<8 { out[unit + k] = UInt16(truncatingIfNeeded: word >> (8 * UInt64(k))) & 0xFF }
+                    last = UInt32(truncatingIfNeeded: word >> 56)
+                    unit += 8
+                    i += 8
+                }
+            }
+            while unit < stop, i < count {
+                let lead = bytes[i]
+                if lead >= 0x20 && lead < 0x7F {
+                    out[unit] = UInt16(lead)
+                    last = UInt32(lead)
+                    unit += 1
+                    i += 1
+                    continue
+                }
+                // E1–EC need no range checks beyond 80–BF (Table 3-7).
+                guard lead >= 0xE1, lead <= 0xEC, i + 2 < count else { break }
+                let c1 = bytes[i + 1], c2 = bytes[i + 2]
+                guard c1 & 0xC0 == 0x80, c2 & 0xC0 == 0x80 else { break }
+                let scalar = UInt32(lead & 0x0F) << 12 | UInt32(c1 & 0x3F) << 6 | UInt32(c2 & 0x3F)
+                // Hangul syllables and Han ideographs by range (no table load).
+                let simple = (0xAC00...0xD7A3).contains(scalar) || (0x4E00...0x9FFF).contains(scalar)
+                    || flags[Int(scalar)] & UnitClassTable.simple != 0
+                guard simple else { break }
+                out[unit] = UInt16(truncatingIfNeeded: scalar)
+                last = scalar
+                unit += 1
+                i += 3
+            }
+            if unit > o {
+                if o - clusterStart > 1 { clusters.append(start: clusterStart, end: o) }
+                clusterStart = unit - 1
+                previous = last
+                recognizerBehind = true
+                o = unit
+            }
+            return i
+        }
+
+        /// Notes a grapheme boundary (or not) before `scalar`, about to be
+        /// written at UTF-16 offset `o`.
+        @inline(__always)
+        mutating func cluster(_ scalar: UInt32, simple: Bool, _ recognizer: inout Unicode._CharacterRecognizer) {
+            let isBreak: Bool
+            if simple && previousIsSimple {
+                // GB3 (CR × LF) is the only rule between simple scalars.
+                isBreak = !(previous == 0x0D && scalar == 0x0A)
+                recognizerBehind = true
+            } else {
+                isBreak = recognizerBreak(before: scalar, &recognizer)
+            }
+            if isBreak {
+                if o - clusterStart > 1 { clusters.append(start: clusterStart, end: o) }
+                clusterStart = o
+            }
+            previous = scalar
+            previousIsSimple = simple
+        }
+
+        private mutating func recognizerBreak(before scalar: UInt32,
+                                              _ recognizer: inout Unicode._CharacterRecognizer) -> Bool {
+            if recognizerBehind, let last = Unicode.Scalar(previous) {
+                recognizer = Unicode._CharacterRecognizer()
+                _ = recognizer.hasBreak(before: last)
+                recognizerBehind = false
+            }
+            guard let next = Unicode.Scalar(scalar) else { return true }
+            return recognizer.hasBreak(before: next)
+        }
+
+        mutating func endParagraph(separatorLength: Int) {
+            paragraphs.append(Paragraph(range: paragraphStart..<o, content: paragraphStart..<o - separatorLength))
+            paragraphStart = o
+        }
+
+        mutating func finish() {
+            if o - clusterStart > 1 { clusters.append(start: clusterStart, end: o) }
+            if paragraphStart < o {
+                paragraphs.append(Paragraph(range: paragraphStart..<o, content: paragraphStart..<o))
+            }
+        }
+    }
+
+    /// Scalars whose Grapheme_Cluster_Break is Other (or Control) and that
+    /// are neither Extended_Pictographic, Regional Indicators, Prepend,
+    /// Indic conjunct consonants nor Hangul jamo: between two of them there is
+    /// always a boundary (except CR LF). ASCII is handled by the caller.
+    static func isSimple(_ c: UInt32) -> Bool {
+        switch c {
+        case 0xA0...0xA8, 0xAA...0xAD, 0xAF...0x2FF,          // Latin-1 (not © ®), Latin Extended
+             0x370...0x482, 0x48A...0x52F,                    // Greek, Cyrillic (not combining marks)
+             0x2010...0x2027, 0x2030...0x203B, 0x203D...0x2048, 0x204A...0x205E, // punctuation (not ‼ ⁉)
+             0x3000...0x3029, 0x3031...0x303C, 0x3041...0x3096, 0x309B...0x30FF, // CJK punctuation, kana
+             0x3400...0x4DBF, 0x4E00...0x9FFF,                // Han
+             0xAC00...0xD7A3,                                 // Hangul syllables
+             0xFF01...0xFF9D:                                 // full-width and half-width forms
+            return true
+        default:
+            return false
+        }
     }
 
     /// Well-formed multi-byte sequences per Unicode § 3.9, Table 3-7.
@@ -80,59 +237,6 @@ struct TextDecoder {
             return (UInt32(lead & 0x07) << 18 | c1 << 12 | c2 << 6 | c3, 4)
         default:
             return nil
-        }
-    }
-
-    @inline(__always)
-    private mutating func append(_ scalar: UInt32, width: UInt8, at byteOffset: Int) {
-        let offset = utf16.count
-        runs.note(width: width, utf16: offset, utf8: byteOffset)
-        if startsCluster(scalar) {
-            if offset - clusterStart > 1 { clusters.append(start: clusterStart, end: offset) }
-            clusterStart = offset
-        }
-        if scalar >= 0x10000 {
-            let value = scalar - 0x10000
-            utf16.append(UInt16(0xD800 | (value >> 10)))
-            utf16.append(UInt16(0xDC00 | (value & 0x3FF)))
-            surrogatePairs.append(start: offset, end: offset + 2)
-        } else {
-            utf16.append(UInt16(truncatingIfNeeded: scalar))
-            if scalar == 0x0A || scalar == 0x2029 {
-                let contentEnd = scalar == 0x0A && previous == 0x0D ? offset - 1 : offset
-                paragraphs.append(Paragraph(range: paragraphStart..<offset + 1,
-                                            content: paragraphStart..<contentEnd))
-                paragraphStart = offset + 1
-            }
-        }
-        previous = scalar
-    }
-
-    /// Whether a grapheme cluster starts before `scalar` (Swift's rules).
-    @inline(__always)
-    private mutating func startsCluster(_ scalar: UInt32) -> Bool {
-        let printable = scalar >= 0x20 && scalar < 0x7F
-        defer { previousIsPrintableASCII = printable }
-        if printable && previousIsPrintableASCII {
-            recognizerBehind = true
-            return true
-        }
-        guard let next = Unicode.Scalar(scalar) else { return true }
-        if recognizerBehind, let last = Unicode.Scalar(previous) {
-            // The skipped scalars were printable ASCII, which never extends a
-            // cluster, so the last one alone is the recognizer's whole state.
-            recognizer = Unicode._CharacterRecognizer()
-            _ = recognizer.hasBreak(before: last)
-            recognizerBehind = false
-        }
-        return recognizer.hasBreak(before: next)
-    }
-
-    private mutating func finish(utf8Length: Int) {
-        let end = utf16.count
-        if end - clusterStart > 1 { clusters.append(start: clusterStart, end: end) }
-        if paragraphStart < end {
-            paragraphs.append(Paragraph(range: paragraphStart..<end, content: paragraphStart..<end))
         }
     }
 }

@@ -10,13 +10,22 @@
 public enum TextDecodingError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The ill-formed sequence starts at this byte offset (0-based) of the input.
     case invalidUTF8(byteOffset: Int)
-    /// The text is longer than ``DocumentText/maximumUTF16Length``.
-    case tooLong(utf16Length: Int)
+    /// The input is longer than ``DocumentText/maximumUTF8Length`` bytes.
+    case tooLong(byteCount: Int)
+
+    /// A stable code word for protocols and programs ("BADUTF8", "TOOLONG");
+    /// ``description`` is the sentence for people.
+    public var code: String {
+        switch self {
+        case .invalidUTF8: return "BADUTF8"
+        case .tooLong: return "TOOLONG"
+        }
+    }
 
     public var description: String {
         switch self {
         case .invalidUTF8(let offset): return "invalid UTF-8 at byte \(offset)"
-        case .tooLong(let length): return "text too long: \(length) UTF-16 code units"
+        case .tooLong(let count): return "text too long: \(count) bytes"
         }
     }
 }

@@ -21,7 +21,7 @@ case .version:
 case .run(let configuration):
     Log.minimumLevel = configuration.logLevel
     do {
-        let server = try Server(configuration: configuration)
+        let server = try Server(configuration: configuration, environment: ProcessInfo.processInfo.environment)
         try server.run()
     } catch {
         Log.error("start_failed", ["reason": "\(error)"])

@@ -5,13 +5,19 @@ import Testing
 @Suite struct LayoutPropertyTests {
     static let iterations = 150
 
-    static func layouts(seed: UInt64) -> [(String, TextLayout)] {
+    static func layouts(seed: UInt64, rightToLeft: Bool = false) -> [(String, TextLayout)] {
         var generator = SeededGenerator(seed: seed)
         return (0..<iterations).map { _ in
-            let text = RandomTexts.text(using: &generator)
+            let text = RandomTexts.text(using: &generator, rightToLeft: rightToLeft)
             let width = Double.random(in: 30...420, using: &generator).rounded()
             let size: Double = [11.0, 17.0, 23.0].randomElement(using: &generator) ?? 17.0
-            return (text, Fixtures.layout(text, width: width, fontSize: size))
+            // Some inline boxes at random offsets (rounded down to grapheme boundaries by layout).
+            let attachments = (0..<Int.random(in: 0...2, using: &generator)).map { index in
+                InlineAttachment(
+                    name: "box\(index)", offset: Int.random(in: 0...text.utf16.count, using: &generator),
+                    width: Double.random(in: 5...40, using: &generator).rounded(), height: 20)
+            }
+            return (text, Fixtures.layout(text, width: width, fontSize: size, attachments: attachments))
         }
     }
 
@@ -31,9 +37,23 @@ import Testing
         }
     }
 
-    @Test func rectsOfDifferentRangesNeverOverlap() {
+    @Test(arguments: [false, true])
+    func glyphCentresHitTheirGrapheme(rightToLeft: Bool) {
+        for (text, layout) in Self.layouts(seed: 7, rightToLeft: rightToLeft) {
+            for (index, line) in layout.lines.enumerated() {
+                for g in line.graphemes.lowerBound..<line.contentEnd where layout.graphemeWidth(g) > 0 {
+                    let hit = layout.hitTest(x: layout.graphemeX[g] + layout.graphemeWidth(g) / 2, y: line.top + line.height / 2)
+                    #expect(hit.grapheme == layout.shaped.graphemeRange(g) && hit.isInside && hit.line == index,
+                            "grapheme \(g) of \(text.debugDescription)")
+                }
+            }
+        }
+    }
+
+    @Test(arguments: [false, true])
+    func rectsOfDifferentRangesNeverOverlap(rightToLeft: Bool) {
         var generator = SeededGenerator(seed: 2)
-        for (text, layout) in Self.layouts(seed: 2) {
+        for (text, layout) in Self.layouts(seed: 2, rightToLeft: rightToLeft) {
             let ranges = RandomTexts.partition(layout.shaped, using: &generator)
             let rects = ranges.map { layout.selectionRects(for: $0) }
             for i in rects.indices {
@@ -49,11 +69,12 @@ import Testing
         }
     }
 
-    @Test func unionOfRangesCoversEveryGlyph() {
+    @Test(arguments: [false, true])
+    func unionOfRangesCoversEveryGlyph(rightToLeft: Bool) {
         var generator = SeededGenerator(seed: 3)
         var glyphs = 0
         defer { #expect(glyphs > 2000) }
-        for (text, layout) in Self.layouts(seed: 3) {
+        for (text, layout) in Self.layouts(seed: 3, rightToLeft: rightToLeft) {
             let rects = RandomTexts.partition(layout.shaped, using: &generator).flatMap { layout.selectionRects(for: $0) }
             for line in layout.lines {
                 for g in line.graphemes.lowerBound..<line.contentEnd where layout.graphemeWidth(g) > 0 {
@@ -65,8 +86,9 @@ import Testing
         }
     }
 
-    @Test func noLineIsWiderThanTheViewUnlessUnbreakable() {
-        for (text, layout) in Self.layouts(seed: 4) {
+    @Test(arguments: [false, true])
+    func noLineIsWiderThanTheViewUnlessUnbreakable(rightToLeft: Bool) {
+        for (text, layout) in Self.layouts(seed: 4, rightToLeft: rightToLeft) {
             for line in layout.lines where line.width > layout.spec.lineWidth + 1e-6 {
                 let items = (line.contentEnd - line.graphemes.lowerBound) + line.attachments.count
                 #expect(items == 1, "line \(line) of \(text.debugDescription) is too wide")

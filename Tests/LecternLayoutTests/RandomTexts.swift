@@ -26,14 +26,16 @@ enum RandomTexts {
         "日本語の", "文章を", "折り返します。", "東京", "カタカナ",
         "😀", "👍🏽", "🇰🇷", "❤️", "e\u{301}té", "naïve",
     ]
+    static let rightToLeftWords = ["שלום", "עולם", "ספר", "مرحبا", "بالعالم", "كتاب", "(123)"]
     static let separators = [" ", " ", " ", " ", "  ", "\n", "\r\n", "\u{2029}", " "]
 
-    static func text(using generator: inout SeededGenerator, maxWords: Int = 40) -> String {
+    static func text(using generator: inout SeededGenerator, maxWords: Int = 40, rightToLeft: Bool = false) -> String {
+        let pool = rightToLeft ? words + rightToLeftWords + rightToLeftWords : words
         let count = Int.random(in: 0...maxWords, using: &generator)
         var text = ""
         for i in 0..<count {
             if i > 0 { text += separators.randomElement(using: &generator) ?? " " }
-            text += words.randomElement(using: &generator) ?? "x"
+            text += pool.randomElement(using: &generator) ?? "x"
         }
         if Bool.random(using: &generator) { text += separators.randomElement(using: &generator) ?? "" }
         return text

@@ -2,7 +2,9 @@
 
 import Foundation
 import LecternProtocol
+import LecternStore
 import Testing
+@testable import LecternServer
 
 @Suite struct ErrorCodeTests {
     /// For each code: daemon flags, the bytes to send after a setup, and
@@ -52,9 +54,43 @@ import Testing
     }
 
     @Test func everyCodeTheDaemonDefinesIsProvokedHere() {
-        let provoked = Set(Self.cases.map(\.code) + ["MAXCLIENTS"])  // MAXCLIENTS: DaemonTests
+        // MAXCLIENTS: DaemonTests; READONLY and FULL: DurabilityTests (a real
+        // immutable directory and a real full tmpfs); NOAUTH and AUTH:
+        // AuthTests (a daemon with a token); STORE: below.
+        let provoked = Set(Self.cases.map(\.code) + ["MAXCLIENTS", "READONLY", "FULL", "NOAUTH", "AUTH", "STORE"])
         for code in ErrorCode.all {
             #expect(provoked.contains(code.rawValue), "no live test provokes \(code)")
         }
+    }
+}
+
+@Suite struct StoreErrorMappingTests {
+    /// Store failures other than a read-only or full disk (a corrupted page
+    /// found mid-run, an I/O error) cannot be provoked reliably on a live
+    /// daemon; their mapping to `ERR STORE` is checked here.
+    @Test func storeFailuresMapToProtocolCodes() {
+        let cases: [(DocumentStoreError.Code, String)] = [
+            (.readOnly, "READONLY"), (.full, "FULL"), (.corrupt, "STORE"), (.failure, "STORE"),
+            (.invalidArgument, "STORE"), (.notFound, "NODOC"),
+        ]
+        for (code, expected) in cases {
+            let mapped = DocumentPersistence.protocolError(DocumentStoreError(code, "disk I/O error"))
+            #expect(mapped.code.rawValue == expected)
+            #expect(mapped.message.contains("disk I/O error"))
+        }
+    }
+}
+
+@Suite struct WireTests {
+    @Test func numbersOfAnySizeAreWritten() {
+        #expect(Wire.number(180.5) == "180.5")
+        #expect(Wire.number(17) == "17")
+        #expect(Wire.number(-3.25) == "-3.25")
+        #expect(Wire.number(0.004) == "0")
+        #expect(Wire.number(-0.5) == "-0.5")
+        #expect(Wire.number(1.05) == "1.05")
+        #expect(Wire.number(1e300) == "1e+300")
+        #expect(Wire.number(-1e300) == "-1e+300")
+        #expect(Wire.number(.nan) == "0")
     }
 }

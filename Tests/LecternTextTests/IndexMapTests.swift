@@ -3,34 +3,35 @@
 import LecternText
 import Testing
 
-/// Every boundary of every unit, computed the slow way from String views.
+/// Every boundary of every unit, computed the slow way from String views:
+/// for each unit, UTF-16 offset → offset in that unit.
 private func expectedBoundaries(_ string: String) -> [OffsetUnit: [Int: Int]] {
-    // Maps UTF-16 offset -> offset in unit, for every boundary of that unit.
-    var result: [OffsetUnit: [Int: Int]] = [.utf16: [:], .utf8: [:], .scalar: [:], .grapheme: [:]]
-    var utf16 = 0, utf8 = 0, scalar = 0
-    for s in string.unicodeScalars {
-        result[.scalar]![utf16] = scalar
-        result[.utf8]![utf16] = utf8
-        utf16 += s.utf16.count
-        utf8 += s.utf8.count
-        scalar += 1
+    var scalars: [Int: Int] = [:], utf8: [Int: Int] = [:], graphemes: [Int: Int] = [:], utf16: [Int: Int] = [:]
+    var offset = 0, bytes = 0, count = 0
+    for scalar in string.unicodeScalars {
+        scalars[offset] = count
+        utf8[offset] = bytes
+        offset += scalar.utf16.count
+        bytes += scalar.utf8.count
+        count += 1
     }
-    result[.scalar]![utf16] = scalar
-    result[.utf8]![utf16] = utf8
-    var g = 0, offset = 0
-    for character in string {
-        result[.grapheme]![offset] = g
-        offset += character.utf16.count
-        g += 1
+    scalars[offset] = count
+    utf8[offset] = bytes
+    var characterOffset = 0
+    for (index, character) in string.enumerated() {
+        graphemes[characterOffset] = index
+        characterOffset += character.utf16.count
     }
-    result[.grapheme]![offset] = g
-    for k in 0...offset { result[.utf16]![k] = k }
-    return result
+    graphemes[characterOffset] = string.count
+    for k in 0...offset { utf16[k] = k }
+    return [.utf16: utf16, .utf8: utf8, .scalar: scalars, .grapheme: graphemes]
 }
 
 private let samples = [
     "", "plain ascii", "é and e\u{301}", "👍🏽 thumbs 👨‍👩‍👧", "🇰🇷🇯🇵 flags", "한국어 텍스트",
     "\r\n CRLF \r\n", "x\u{0915}\u{094D}\u{0937}y", "Привет, мир!", "\u{10FFFF}z",
+    "가\u{1161}\u{11A8}각 \u{1100}가", "x\u{0600}a b", "©\u{FE0F} ‼\u{FE0F}", "a\r\u{0301}\n\u{0301}",
+    "ä\u{0308}Ж\u{0483}漢\u{3099}か\u{3099}", "\u{00AD}\u{0301}\u{200D}x", "e\u{0301}\u{200D}👍",
 ]
 
 @Test(arguments: samples)
@@ -85,4 +86,61 @@ func convertsEveryBoundaryAndRejectsTheRest(_ string: String) throws {
             #expect(try document.indexMap.utf16Offset(of: value, in: unit) == u16)
         }
     }
+}
+
+/// Random strings over scalars from every grapheme class, including the ones
+/// the decoder's fast path treats as simple: the grapheme map must agree with
+/// Swift's Characters everywhere.
+@Test func randomTextGraphemesMatchSwiftCharacters() throws {
+    let pool: [Unicode.Scalar] = [
+        "a", " ", "\r", "\n", "\t", "\u{00AD}", "é", "\u{0301}", "\u{0308}", "Ж", "\u{0483}", "가", "각",
+        "\u{1100}", "\u{1161}", "\u{11A8}", "漢", "か", "\u{3099}", "\u{3000}", "“", "‼", "\u{FE0F}", "©",
+        "\u{200D}", "\u{200C}", "👍", "🏽", "🇰", "🇷", "\u{0600}", "\u{0915}", "\u{094D}", "\u{0937}",
+        "\u{0E33}", "\u{1F1E6}", "ｶ", "\u{FF9E}", "\u{2028}", "\u{0085}", "!", ".", "0",
+    ]
+    var generator = SystemRandomNumberGenerator()
+    for _ in 0..<300 {
+        var string = ""
+        for _ in 0..<Int.random(in: 0...40, using: &generator) {
+            string.unicodeScalars.append(pool[Int.random(in: 0..<pool.count, using: &generator)])
+        }
+        let document = DocumentText(string)
+        var expected: [Int] = [0]
+        var offset = 0
+        for character in string {
+            offset += character.utf16.count
+            expected.append(offset)
+        }
+        let actual = (0...document.utf16.count).filter {
+            (try? document.indexMap.offset(ofUTF16: $0, in: .grapheme)) != nil
+        }
+        #expect(actual == expected, "\(string.unicodeScalars.map { String($0.value, radix: 16) })")
+    }
+}
+
+@Test func utf8OffsetsOfLongTextRoundTripAtEveryByte() throws {
+    var string = ""
+    let pieces = ["ascii words ", "한국어 ", "漢字", "👍🏽", "é", "\u{10FFFF}", "Ж"]
+    for k in 0..<400 { string += pieces[(k * 5 + k / 3) % pieces.count] }
+    let document = DocumentText(string)
+    let bytes = Array(string.utf8)
+    for byte in 0...bytes.count {
+        let isBoundary = byte == bytes.count || bytes[byte] & 0xC0 != 0x80
+        if isBoundary {
+            let utf16 = try document.indexMap.utf16Offset(of: byte, in: .utf8)
+            #expect(try document.indexMap.offset(ofUTF16: utf16, in: .utf8) == byte)
+            #expect(String(decoding: bytes[..<byte], as: UTF8.self).utf16.count == utf16)
+        } else {
+            #expect(throws: OffsetError.notOnBoundary(offset: byte, unit: .utf8)) {
+                try document.indexMap.utf16Offset(of: byte, in: .utf8)
+            }
+        }
+    }
+}
+
+@Test func documentationExampleHolds() throws {
+    let map = DocumentText("añ👍").indexMap
+    #expect(try map.convert(2, from: .utf16, to: .utf8) == 3)
+    #expect(try map.convert(3, from: .scalar, to: .utf16) == 4)
+    #expect(throws: OffsetError.notOnBoundary(offset: 3, unit: .utf16)) { try map.convert(3, from: .utf16, to: .scalar) }
 }

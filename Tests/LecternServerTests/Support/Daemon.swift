@@ -26,7 +26,9 @@ final class Daemon {
             .appendingPathComponent("lecternd-test-\(UUID().uuidString).log")
         _ = FileManager.default.createFile(atPath: logURL.path, contents: nil)
         process.executableURL = Daemon.executable
-        process.arguments = ["--host", "127.0.0.1", "--port", "0"] + arguments
+        // In memory unless the test gives a data directory.
+        let storage = arguments.contains("--data-dir") ? [] : ["--memory"]
+        process.arguments = ["--host", "127.0.0.1", "--port", "0"] + storage + arguments
         process.standardError = try FileHandle(forWritingTo: logURL)
         process.standardOutput = FileHandle.nullDevice
         try process.run()

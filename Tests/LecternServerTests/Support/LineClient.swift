@@ -85,6 +85,9 @@ final class LineClient {
     @discardableResult
     func send(_ text: String) -> Bool { send(bytes: Array(text.utf8)) }
 
+    /// Half-closes the connection: no more requests, replies still readable.
+    func shutdownWriting() { Glibc.shutdown(fd, Int32(SHUT_WR)) }
+
     /// Sends one line with LF.
     @discardableResult
     func sendLine(_ line: String) -> Bool { send(line + "\n") }

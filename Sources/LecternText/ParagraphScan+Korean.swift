@@ -1,0 +1,59 @@
+// ParagraphScan+Korean.swift: Korean sentences that end without punctuation.
+
+extension ParagraphScan {
+    /// At white space `s`: does the Hangul word before it end a sentence?
+    mutating func koreanEnding(at s: Int, _ body: (Int) -> Void) -> Int {
+        var next = s
+        while next < end, CharacterClass.isWhiteSpace(text[next]) { next += 1 }
+        // Decorations standing alone ("됨 ㅇㅇ 그런") stay with the word before.
+        next = afterTrailers(from: next)
+        guard next < end else { return end }
+        guard koreanWordEnds(before: s),
+              CharacterClass.isHangulSyllable(text[next]) || startsListItem(at: next),
+              !KoreanEndings.continuesClause(text, at: next, limit: end),
+              !embedded(terminator: s - 1, afterClosers: s)
+        else { return next }
+        emit(next, body)
+        return next
+    }
+
+    /// Whether the Hangul word that ends at `wordEnd` (before trailing
+    /// decorations and one decoration-only word) ends a sentence.
+    func koreanWordEnds(before wordEnd: Int) -> Bool {
+        var wordEnd = wordEnd
+        var laughter = 0
+        for _ in 0..<2 {
+            while wordEnd > sentenceStart, KoreanEndings.isTrailer(text[wordEnd - 1]) {
+                if KoreanEndings.isLaughter(text[wordEnd - 1]) { laughter += 1 }
+                wordEnd -= 1
+            }
+            guard wordEnd > sentenceStart, CharacterClass.isWhiteSpace(text[wordEnd - 1]) else { break }
+            var i = wordEnd
+            while i > sentenceStart, CharacterClass.isWhiteSpace(text[i - 1]) { i -= 1 }
+            guard i > sentenceStart, KoreanEndings.isTrailer(text[i - 1]) else { break }
+            wordEnd = i
+        }
+        let word = hangulWord(endingAt: wordEnd)
+        guard !word.isEmpty else { return false }
+        return laughter >= 2 || KoreanEndings.endsSentence(text, word: word)
+    }
+
+    /// The whole Hangul word that ends at `wordEnd`, or an empty range when
+    /// none does (or it is glued to other letters).
+    func hangulWord(endingAt wordEnd: Int) -> Range<Int> {
+        var wordStart = wordEnd
+        while wordStart > sentenceStart, CharacterClass.isHangulSyllable(text[wordStart - 1]) { wordStart -= 1 }
+        guard wordStart == sentenceStart || !CharacterClass.isLetter(UInt32(text[wordStart - 1])) else {
+            return wordEnd..<wordEnd
+        }
+        return wordStart..<wordEnd
+    }
+
+    /// "2. " or "3) ": a numbered item inside a paragraph.
+    func startsListItem(at i: Int) -> Bool {
+        var j = i
+        while j < end, j - i < 3, CharacterClass.isDigit(text[j]) { j += 1 }
+        guard j > i, j + 1 < end, text[j] == 0x2E || text[j] == 0x29 else { return false }
+        return CharacterClass.isWhiteSpace(text[j + 1])
+    }
+}

@@ -1,0 +1,232 @@
+// ParagraphScan.swift: the reader rules' scan of one paragraph: candidates,
+// terminators and the decisions on them. Korean endings and the small
+// neighbourhood tests live in the extensions beside this file.
+
+/// The state of one paragraph's scan.
+struct ParagraphScan {
+    let text: UnsafeBufferPointer<UInt16>
+    /// ``UnitClassTable/flags``.
+    let flags: UnsafeBufferPointer<UInt8>
+    let start: Int
+    let end: Int
+    let rules: LanguageRules
+    var quotations: QuotationSpans?
+    /// Whether an opening bracket or quotation mark was seen so far: until
+    /// then no terminator can be embedded, and the spans need not be built.
+    var sawOpener = false
+    var listStarts: [Int]
+    var nextListItem = 0
+    var sentenceStart: Int
+    var lastEmitted: Int
+
+    init(text: UnsafeBufferPointer<UInt16>, flags: UnsafeBufferPointer<UInt8>, range: Range<Int>, rules: LanguageRules) {
+        self.text = text
+        self.flags = flags
+        start = range.lowerBound
+        end = range.upperBound
+        self.rules = rules
+        listStarts = ListMarkers.itemStarts(in: text, range: range)
+        sentenceStart = start
+        lastEmitted = start
+    }
+
+    mutating func run(_ body: (Int) -> Void) {
+        let candidates = UnitClassTable.terminator | UnitClassTable.lineSeparator
+            | (rules.koreanEndings ? UnitClassTable.koreanWordEnd : 0)
+        var mask = candidates | UnitClassTable.pairing
+        let text = self.text, flags = self.flags, end = self.end
+        var i = start
+        while i < end {
+            // The hot loop: most units are no candidate at all. Four at a
+            // time first (independent loads, one branch), then one by one.
+            while i + 4 <= end,
+                  (flags[Int(text[i])] | flags[Int(text[i + 1])] | flags[Int(text[i + 2])]
+                      | flags[Int(text[i + 3])]) & mask == 0 {
+                i += 4
+            }
+            guard i < end else { break }
+            var u = text[i]
+            var unitFlags = flags[Int(u)]
+            while unitFlags & mask == 0 {
+                i += 1
+                guard i < end else { break }
+                u = text[i]
+                unitFlags = flags[Int(u)]
+            }
+            if unitFlags & mask == 0 {
+                break
+            } else if unitFlags & UnitClassTable.pairing != 0 && unitFlags & UnitClassTable.terminator == 0 {
+                if CharacterClass.isOpener(u) {
+                    sawOpener = true
+                    mask = candidates
+                }
+                i += 1
+            } else if unitFlags & UnitClassTable.terminator != 0, let kind = CharacterClass.terminator(u) {
+                flushListItems(upTo: i, body)
+                i = terminator(at: i, kind: kind, body)
+            } else if unitFlags & UnitClassTable.lineSeparator != 0 {
+                // UAX #29 SB4: a sentence ends after CR, NEL and LS.
+                emit(i + 1, body)
+                i += 1
+            } else if i + 1 < end, CharacterClass.isWhiteSpace(text[i + 1]) {
+                // A word that may end a Korean sentence, then a space.
+                flushListItems(upTo: i + 1, body)
+                i = koreanEnding(at: i + 1, body)
+            } else {
+                i += 1
+            }
+        }
+        flushListItems(upTo: end, body)
+    }
+
+    // MARK: Emitting
+
+    mutating func emit(_ boundary: Int, _ body: (Int) -> Void) {
+        guard boundary > lastEmitted, boundary < end else { return }
+        flushListItems(upTo: boundary, body)
+        guard boundary > lastEmitted else { return }
+        body(boundary)
+        lastEmitted = boundary
+        sentenceStart = boundary
+    }
+
+    mutating func flushListItems(upTo offset: Int, _ body: (Int) -> Void) {
+        while nextListItem < listStarts.count, listStarts[nextListItem] <= offset {
+            let item = listStarts[nextListItem]
+            nextListItem += 1
+            if item > lastEmitted, item < end {
+                body(item)
+                lastEmitted = item
+                sentenceStart = item
+            }
+        }
+    }
+
+    // MARK: Terminators
+
+    /// Decides the terminator at `t`; returns where scanning resumes.
+    mutating func terminator(at t: Int, kind: TerminatorKind, _ body: (Int) -> Void) -> Int {
+        // "[...]", "(?)", and marks that open a sentence ("... and then")
+        // are not terminators.
+        if (t > start && CharacterClass.isOpener(text[t - 1])) || onlyMarkers(in: sentenceStart..<t, orOpeners: true) {
+            var i = t + 1
+            while i < end, CharacterClass.terminator(text[i]) != nil { i += 1 }
+            return i
+        }
+        var kind = kind
+        var runEnd = t + 1
+        if text[t] == 0x2E, let ellipsis = spacedEllipsis(at: t) {
+            let attached = t > start && !CharacterClass.isWhiteSpace(text[t - 1])
+            if attached && ellipsis.dots >= 4 {
+                // "compounds. . . . The": a period, then an ellipsis that
+                // opens the next sentence.
+                if let next = firstLetter(from: t + 1), !CharacterClass.isLowercase(next.scalar),
+                   !embedded(terminator: t, afterClosers: t + 1) {
+                    emit(t + 2, body)
+                }
+                return ellipsis.end
+            }
+            if !attached && ellipsis.dots == 3 { return ellipsis.end }
+            kind = .ellipsis
+            runEnd = ellipsis.end
+        } else {
+            while runEnd < end, let next = CharacterClass.terminator(text[runEnd]) {
+                kind = Self.merge(kind, next)
+                runEnd += 1
+            }
+        }
+        // Closing punctuation, and terminators after it ("(see above.).").
+        var closersEnd = runEnd
+        var closedQuote = false
+        while closersEnd < end {
+            let u = text[closersEnd]
+            // “ and ‘ close German quotations („so“) when attached.
+            if CharacterClass.isCloser(u) || CharacterClass.terminator(u) != nil || u == 0x201C || u == 0x2018 {
+                closedQuote = closedQuote || CharacterClass.isClosingQuote(u) || u == 0x201C || u == 0x2018
+                sawOpener = sawOpener || u == 0x22 || u == 0xFF02   // straight quotes open as well
+                closersEnd += 1
+            } else if closersEnd + 1 < end, u == 0x20 || u == 0xA0 || u == 0x202F,
+                      CharacterClass.isSpacedCloser(text[closersEnd + 1]) {
+                closedQuote = true
+                closersEnd += 2
+            } else if u == 0x5B, let citationEnd = citation(at: closersEnd) {
+                closersEnd = citationEnd
+            } else {
+                break
+            }
+        }
+        var next = closersEnd
+        while next < end, CharacterClass.isWhiteSpace(text[next]) { next += 1 }
+        next = afterTrailers(from: next)
+        guard next < end else { return end }
+        if endsSentence(terminator: t, kind: kind, closersEnd: closersEnd, closedQuote: closedQuote, next: next) {
+            emit(next, body)
+        }
+        return next
+    }
+
+    static func merge(_ a: TerminatorKind, _ b: TerminatorKind) -> TerminatorKind {
+        if a == .strong || b == .strong { return .strong }
+        if a == .cjk || b == .cjk { return .cjk }
+        return .ellipsis
+    }
+
+    mutating func endsSentence(terminator t: Int, kind: TerminatorKind, closersEnd: Int,
+                                       closedQuote: Bool, next: Int) -> Bool {
+        if embedded(terminator: t, afterClosers: closersEnd) { return false }
+        let following = text[next]
+        if next == closersEnd {
+            // No space: only CJK text follows a sentence without one
+            // ("반.전.매.력" and "16%..중" are not sentence ends).
+            if closedQuote && quotativeParticle(at: next, spaced: false) { return false }
+            if kind == .ellipsis && rules.koreanEndings && CharacterClass.isHangulSyllable(following) {
+                return koreanWordEnds(before: t)   // "방식입니다...하지만"
+            }
+            return kind == .cjk || (kind == .strong && CharacterClass.isCJK(following))
+        }
+        if (closedQuote || rules.koreanEndings) && quotativeParticle(at: next, spaced: true) { return false }
+        guard let word = firstLetter(from: next) else { return true }
+        if rules.lowercaseContinues && CharacterClass.isLowercase(word.scalar) { return false }
+        switch kind {
+        case .strong, .cjk:
+            return true
+        case .ellipsis:
+            // Korean trails off with "..." mid-sentence after a connective
+            // ("좋아하는데... 진정하고") or an interjection ("어... 쓰실").
+            guard rules.koreanEndings else { return true }
+            let word = hangulWord(endingAt: t)
+            return word.isEmpty || !KoreanEndings.trailsOff(text, word: word)
+        case .period:
+            return periodEndsSentence(at: t, nextWord: word.offset)
+        }
+    }
+
+    /// The rules for a single "." followed by space and a word that is not
+    /// lower-case.
+    func periodEndsSentence(at t: Int, nextWord: Int) -> Bool {
+        let tokenStart = self.tokenStart(before: t)
+        guard tokenStart < t else { return true }
+        let token = tokenStart..<t
+        let nextIsDigit = CharacterClass.isDigit(text[nextWord])
+        if isListOrdinal(token), onlyMarkers(in: sentenceStart..<tokenStart) { return false }
+        if rules.pronounI, token.count == 1, text[tokenStart] == 0x49 {
+            // "you and I. Did" ends; "Albert I. Jones" does not.
+            return previousWordIsLowercase(before: tokenStart)
+        }
+        switch prefixKind(token) {
+        case .always: return false
+        case .beforeNumbersOnly: return !nextIsDigit
+        case .mayEnd: return true
+        case nil: break
+        }
+        if token.count == 1, CharacterClass.isUppercase(UInt32(text[tokenStart])) { return false }
+        if isAcronym(token) {
+            guard !rules.sentenceStarters.isEmpty else { return false }
+            return rules.sentenceStarters.contains(word(at: nextWord))
+        }
+        if rules.numericOrdinals, token.count <= 2, token.allSatisfy({ CharacterClass.isDigit(text[$0]) }) {
+            return false
+        }
+        return true
+    }
+}

@@ -1,0 +1,84 @@
+// SpeedBenchmark.swift: MB/s to build index maps and sentence tables,
+// beside ICU's raw sentence iterator, on ~1 MB of multilingual text.
+import Foundation
+import LecternText
+
+struct SpeedBenchmark {
+    let arguments: BenchArguments
+
+    func run() {
+        let bytes = corpus()
+        let utf16 = Array(String(decoding: bytes, as: UTF8.self).utf16)
+        let megabytes = Double(bytes.count) / 1_000_000
+        print("bench-sentences speed (ICU \(ICUSentenceBreaker.icuVersion)): \(bytes.count) UTF-8 bytes, "
+              + "\(utf16.count) UTF-16 units, best of \(arguments.rounds) rounds; MB/s of UTF-8 input")
+        var sink = 0
+        func measure(_ label: String, megabytes: Double = megabytes, _ body: () -> Int) {
+            var best = Double.infinity
+            for _ in 0..<arguments.rounds {
+                let start = DispatchTime.now().uptimeNanoseconds
+                sink &+= body()
+                best = min(best, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+            }
+            print(label.padding(toLength: 56, withPad: " ", startingAt: 0)
+                  + String(format: "%8.1f MB/s  %7.2f ms", megabytes / best, best * 1000))
+        }
+        measure("ICU raw sentence iterator (en, UTF-16 given)") {
+            ICUSentenceBreaker(locale: "en")?.boundaries(in: utf16).count ?? 0
+        }
+        measure("ICU raw sentence iterator (en@ss=standard)") {
+            ICUSentenceBreaker(locale: "en@ss=standard")?.boundaries(in: utf16).count ?? 0
+        }
+        measure("ICU raw (en), UTF-8 → UTF-16 by String included") {
+            let units = Array(String(decoding: bytes, as: UTF8.self).utf16)
+            return ICUSentenceBreaker(locale: "en")?.boundaries(in: units).count ?? 0
+        }
+        measure("Lectern DocumentText (validate, UTF-16, index maps)") {
+            (try? DocumentText(utf8: bytes))?.utf16.count ?? 0
+        }
+        measure("Lectern DocumentText + SentenceTable uax29") {
+            guard let document = try? DocumentText(utf8: bytes) else { return 0 }
+            return SentenceTable(document: document, mode: .uax29).count
+        }
+        for code in ["en", "ko"] {
+            measure("Lectern DocumentText + SentenceTable reader (\(code))") {
+                guard let document = try? DocumentText(utf8: bytes) else { return 0 }
+                return SentenceTable(document: document, mode: .reader, language: Language(code)).count
+            }
+        }
+        if let document = try? DocumentText(utf8: bytes) {
+            for code in ["en", "ko"] {
+                measure("  of which SentenceTable reader (\(code)) alone") {
+                    SentenceTable(document: document, mode: .reader, language: Language(code)).count
+                }
+            }
+        }
+        for (label, sample) in [("ASCII only", asciiOnly(bytes)), ("Hangul only", hangulOnly(bytes))] {
+            measure("  DocumentText on \(label) (\(sample.count) bytes)", megabytes: Double(sample.count) / 1_000_000) {
+                (try? DocumentText(utf8: sample))?.utf16.count ?? 0
+            }
+        }
+        print("(checksum \(sink))")
+    }
+
+    private func asciiOnly(_ bytes: [UInt8]) -> [UInt8] { bytes.filter { $0 < 0x80 } }
+
+    private func hangulOnly(_ bytes: [UInt8]) -> [UInt8] {
+        let scalars = String(decoding: bytes, as: UTF8.self).unicodeScalars
+        return Array(String(String.UnicodeScalarView(scalars.filter { (0xAC00...0xD7A3).contains($0.value) || $0 == " " })).utf8)
+    }
+
+    /// The golden sets, the pySBD rules and the kss sets, one paragraph per
+    /// line, repeated to `arguments.bytes`.
+    private func corpus() -> [UInt8] {
+        var paragraphs = Corpora.samples(file: arguments.dataDirectory + "/golden.txt").map(\.paragraph)
+        paragraphs += Corpora.samples(file: arguments.dataDirectory + "/pysbd-golden-en.txt").map(\.paragraph)
+        paragraphs += Corpora.kss(directory: arguments.kssDirectory).flatMap(\.samples).map(\.paragraph)
+        let unit = Array((paragraphs.joined(separator: "\n") + "\n").utf8)
+        guard !unit.isEmpty else { return Array(repeating: 0x61, count: arguments.bytes) }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(arguments.bytes + unit.count)
+        while bytes.count < arguments.bytes { bytes += unit }
+        return bytes
+    }
+}
