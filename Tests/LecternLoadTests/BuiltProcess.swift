@@ -23,7 +23,7 @@ enum BuiltProcess {
             log = FileManager.default.temporaryDirectory.appendingPathComponent("lecternd-load-\(UUID().uuidString).log")
             _ = FileManager.default.createFile(atPath: log.path, contents: nil)
             process.executableURL = BuiltProcess.url("lecternd")
-            process.arguments = ["--host", "127.0.0.1", "--port", "0", "--log-level", "warn"] + arguments
+            process.arguments = ["--host", "127.0.0.1", "--port", "0", "--log-level", "warn", "--memory"] + arguments
             process.standardError = try FileHandle(forWritingTo: log)
             process.standardOutput = FileHandle.nullDevice
             try process.run()
