@@ -5,6 +5,8 @@ import PackageDescription
 
 let package = Package(
     name: "Lectern",
+    // For LecternClient on Apple platforms (Duration, Clock); Linux ignores this.
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
     products: [
         .executable(name: "lecternd", targets: ["lecternd"]),
         .library(name: "LecternClient", targets: ["LecternClient"]),
@@ -48,7 +50,9 @@ let package = Package(
             name: "LecternServer",
             dependencies: ["LecternText", "LecternLayout", "LecternProtocol", "LecternStore", "CUV"]
         ),
-        .target(name: "LecternClient", dependencies: ["LecternProtocol"]),
+        // Swift 6 mode here, so the compiler holds the SDK's public API to
+        // strict Sendable checking; apps may use either mode.
+        .target(name: "LecternClient", dependencies: ["LecternProtocol"], swiftSettings: [.swiftLanguageMode(.v6)]),
 
         // MARK: Executables: flag parsing and wiring only
 
@@ -60,6 +64,7 @@ let package = Package(
         .executableTarget(name: "lectern-load", dependencies: ["CUV", "LecternProtocol"], path: "Sources/lectern-load"),
 
         .executableTarget(name: "bench-sentences", dependencies: ["LecternText"], path: "Sources/bench-sentences"),
+        .executableTarget(name: "lectern-example", dependencies: ["LecternClient"], path: "examples/lectern-example"),
 
         // Benchmark program (Lectern against Pango): see scripts/bench-layout.
         .executableTarget(name: "bench-layout", dependencies: ["LecternLayout"], path: "Sources/bench-layout"),
@@ -74,6 +79,12 @@ let package = Package(
             // The executables are dependencies so that `swift test` builds
             // them: the load tests run lectern-load against a live lecternd.
             dependencies: ["lectern-load", "lecternd"]
+        ),
+        .testTarget(
+            name: "LecternClientTests",
+            // lecternd: the SDK is tested against a live daemon; lectern-example
+            // is run against it too. Both are built beside the tests.
+            dependencies: ["LecternClient", "lecternd", "lectern-example"]
         ),
         .testTarget(name: "LecternStoreTests", dependencies: ["LecternStore"]),
         .testTarget(

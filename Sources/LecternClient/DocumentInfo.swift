@@ -1,0 +1,37 @@
+// DocumentInfo.swift: a document's facts, as PUT, GET and LIST report them.
+
+/// A document's facts: `id=intro revision=1 bytes=48 length=48 sentences=2
+/// paragraphs=1 lang=en mode=reader attachments=0`.
+public struct DocumentInfo: Hashable, Sendable {
+    /// The document id.
+    public var id: String
+    /// Bumped by every change to the text or attachments.
+    public var revision: Int
+    /// Size of the text in UTF-8 bytes.
+    public var bytes: Int
+    /// Length of the text in the connection's offset unit.
+    public var length: Int
+    /// Number of sentences.
+    public var sentences: Int
+    /// Number of paragraphs.
+    public var paragraphs: Int
+    /// The language code whose rules apply (given, or detected).
+    public var language: String
+    /// How the text is split into sentences.
+    public var mode: SegmentationMode
+    /// Number of inline attachments.
+    public var attachments: Int
+
+    init(_ fields: ReplyFields) throws {
+        id = try fields.string("id")
+        revision = try fields.int("revision")
+        bytes = try fields.int("bytes")
+        length = try fields.int("length")
+        sentences = try fields.int("sentences")
+        paragraphs = try fields.int("paragraphs")
+        language = try fields.string("lang")
+        guard let mode = SegmentationMode(rawValue: try fields.string("mode")) else { throw fields.malformed("unknown mode") }
+        self.mode = mode
+        attachments = try fields.int("attachments")
+    }
+}

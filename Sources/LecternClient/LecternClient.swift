@@ -1,1 +1,0 @@
-// LecternClient: see ../shared/ARCHITECTURE.md for what this module owns.

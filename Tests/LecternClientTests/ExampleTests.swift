@@ -1,0 +1,53 @@
+// ExampleTests.swift: lectern-example tells its whole story against a live daemon.
+
+import Foundation
+import Testing
+
+@Suite struct ExampleTests {
+    @Test func exampleRunsEndToEnd() throws {
+        let daemon = try LiveDaemon()
+        let (status, text) = try Self.run(["--port", String(daemon.port), "--cps", "500"])
+        #expect(status == 0, "\(text)")
+        #expect(text.contains("PUT example: 5 sentences, 105 UTF-16 units, language ko"))
+        #expect(text.contains("TAP (60, 30): sentence 1"))
+        #expect(text.contains("String.Index range gives back: 창가 자리에 앉아 오래된 소설을 펼쳤다"))
+        #expect(text.contains("rect 1:"))
+        #expect(text.contains("ATTACH 30×30 after the last word: offset 105, line 4"))
+        #expect(text.contains("우리는 근처 식당에서 국수를 먹었다.\n"))
+        #expect(text.contains("ticks for 105 graphemes"))
+    }
+
+    /// The example tells the same story with each sample document.
+    @Test(arguments: ["korean", "english", "russian", "japanese"])
+    func exampleRunsWithEverySample(sample: String) throws {
+        let daemon = try LiveDaemon()
+        let path = ReadmeSnippetTests.root.appendingPathComponent("examples/samples/\(sample).txt").path
+        let (status, text) = try Self.run(["--port", String(daemon.port), "--cps", "1000", "--file", path])
+        #expect(status == 0, "\(text)")
+        let sampleText = try String(contentsOfFile: path, encoding: .utf8).trimmingCharacters(in: .newlines)
+        // Ticks may be coalesced if this reader falls behind, but the whole text is shown.
+        #expect(text.contains("ticks for \(sampleText.count) graphemes"), "\(text)")
+        #expect(text.contains(sampleText))
+        #expect(text.contains("ATTACH 30×30 after the last word"))
+    }
+
+    /// Runs lectern-example with `arguments`; returns its exit status and output.
+    static func run(_ arguments: [String]) throws -> (Int32, String) {
+        let example = Process()
+        example.executableURL = LiveDaemon.executable.deletingLastPathComponent().appendingPathComponent("lectern-example")
+        example.arguments = arguments
+        let output = Pipe()
+        example.standardOutput = output
+        example.standardError = output
+        try example.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        example.waitUntilExit()
+        return (example.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    @Test func exampleRejectsUnknownFlags() throws {
+        let (status, text) = try Self.run(["--colour", "blue"])
+        #expect(status == 1)
+        #expect(text.contains("unknown flag --colour"))
+    }
+}

@@ -1,0 +1,133 @@
+// ViewTests.swift: VIEW, LINES, TAP, RECTS, CARET, ATTACH, DETACH, against a live daemon.
+
+import Testing
+@testable import LecternClient
+
+@Suite struct ViewTests {
+    static let intro = "Dr. Smith arrived at 5 p.m. today. He was late! Nobody minded."
+
+    /// A connection with `intro` laid out 200 points wide, as in transcript 04.
+    static func introView(_ daemon: LiveDaemon) async throws -> LecternConnection {
+        let lectern = try await daemon.connect()
+        try await lectern.put("intro", text: intro, language: "en")
+        let view = try await lectern.view("intro", ViewOptions(width: 200, size: 17, font: "DejaVu Sans"))
+        #expect(view.lines == 3)
+        #expect(view.font == "DejaVu Sans")
+        #expect(!view.substituted)
+        #expect(view.height == 59.37)
+        return lectern
+    }
+
+    @Test func viewReportsSubstitutionAndOptions() async throws {
+        let daemon = try LiveDaemon()
+        let lectern = try await Self.introView(daemon)
+        let options = ViewOptions(
+            width: 320, size: 20, font: "No Such Font", weight: 400, italic: false, lineHeight: .multiple(1.5),
+            paragraphSpacing: 4, insets: EdgeInsets(vertical: 10, horizontal: 16))
+        let view = try await lectern.view("intro", options)
+        #expect(view.substituted)
+        #expect(view.requestedFont == "No Such Font")
+        #expect(view.width == 320)
+        #expect(view.size == 20)
+        let lines = try await lectern.lines(of: "intro")
+        #expect(lines.first?.x == 16)
+        #expect(lines.first?.top == 10)
+    }
+
+    @Test func linesTileAndCarryCarets() async throws {
+        let daemon = try LiveDaemon()
+        let lectern = try await Self.introView(daemon)
+        let lines = try await lectern.lines(of: "intro")
+        #expect(lines.map(\.number) == [0, 1, 2])
+        #expect(lines.map(\.range) == [0..<23, 23..<42, 42..<62])
+        #expect(lines[1].top == lines[0].top + lines[0].height)
+        #expect(lines[0].baseline == 15.78)
+        #expect(lines[0].carets.count == 24)
+        #expect(lines[0].carets.last == 188.49)
+    }
+
+    @Test func tapHitsMissesAndFindsAttachments() async throws {
+        let daemon = try LiveDaemon()
+        let lectern = try await Self.introView(daemon)
+        guard case .hit(let highlight, let offset, let side, let distance) = try await lectern.tap("intro", at: Point(x: 30, y: 10)) else {
+            Issue.record("expected a hit")
+            return
+        }
+        #expect(highlight.sentence.number == 0)
+        #expect(highlight.sentence.text == "Dr. Smith arrived at 5 p.m. today.")
+        #expect(highlight.rects == [
+            Rect(x: 0, y: 0, width: 183.08, height: 19.79), Rect(x: 0, y: 19.79, width: 94.88, height: 19.79),
+        ])
+        #expect(highlight.outline.polygons.count == 1)
+        #expect(highlight.outline.polygons[0].first == Point(x: 183.08, y: 0))
+        #expect(offset == 4)
+        #expect(side == .leading)
+        #expect(distance == 0)
+
+        #expect(try await lectern.tap("intro", at: Point(x: 195, y: 50)) == .miss(distance: 10.45, nearestSentence: 2))
+        let slop = try await lectern.tap("intro", at: Point(x: 195, y: 50), slop: 200)
+        #expect(slop.highlight?.sentence.number == 2)
+
+        let placement = try await lectern.attach("intro", name: "anim", at: .end, width: 30, height: 30)
+        #expect(placement.name == "anim")
+        #expect(placement.offset == 62)
+        #expect(placement.rect == Rect(x: 69.5, y: 59.37, width: 30, height: 30))
+        #expect(placement.line == 3)
+        guard let box = placement.rect else { return }
+        let onBox = try await lectern.tap("intro", at: box.center)
+        #expect(onBox == .attachment(name: "anim", offset: 62, rect: box))
+    }
+
+    @Test func rectsOfASentenceOnTwoLinesHaveTwoPolygons() async throws {
+        let daemon = try LiveDaemon()
+        let lectern = try await Self.introView(daemon)
+        let highlight = try await lectern.rects("intro", sentence: 1)
+        #expect(highlight.sentence.text == "He was late!")
+        #expect(highlight.rects.count == 2)
+        #expect(highlight.outline.polygons.count == 2)
+        #expect(highlight.outline.polygons.allSatisfy { $0.count == 4 })
+    }
+
+    @Test func caretsWrapToTheNextLine() async throws {
+        let daemon = try LiveDaemon()
+        let lectern = try await Self.introView(daemon)
+        let start = try await lectern.caret("intro", at: 0)
+        #expect(start.offset == 0)
+        #expect(start.rect == Rect(x: -0.5, y: 0, width: 1, height: 19.79))
+        #expect(start.line == 0)
+        let caret = try await lectern.caret("intro", at: 34)
+        #expect(caret.line == 1)
+        #expect(caret.rect == Rect(x: 94.38, y: 19.79, width: 1, height: 19.79))
+    }
+
+    @Test func renderDrawsTheViewAsSVG() async throws {
+        let daemon = try LiveDaemon()
+        let lectern = try await Self.introView(daemon)
+        let rendering = try await lectern.render("intro", sentence: 1, caret: 34, boxes: true)
+        #expect(rendering.svg.hasPrefix("<svg"))
+        #expect(rendering.svg.hasSuffix("</svg>") || rendering.svg.hasSuffix("</svg>\n"))
+        #expect(rendering.width == 200)
+        #expect(rendering.height == 59.37)
+        do {
+            _ = try await lectern.render("intro", sentence: 9)
+            Issue.record("sentence 9 does not exist")
+        } catch let error as LecternError {
+            #expect(error.code == .range)
+        }
+    }
+
+    @Test func attachAtAnOffsetWithoutAViewAndDetach() async throws {
+        let daemon = try LiveDaemon()
+        let lectern = try await daemon.connect()
+        try await lectern.put("plain", text: "No view here.")
+        let placement = try await lectern.attach("plain", name: "star", at: .offset(3), width: 10, height: 10, baseline: -2)
+        #expect(placement.offset == 3)
+        #expect(placement.rect == nil)
+        #expect(placement.line == nil)
+        #expect(try await lectern.get("plain").info.attachments == 1)
+        try await lectern.detach("plain", name: "star")
+        await #expect(throws: LecternError.server(code: .noAttachment, message: "'plain' has no attachment 'star'")) {
+            try await lectern.detach("plain", name: "star")
+        }
+    }
+}
