@@ -61,6 +61,7 @@ let package = Package(
         // built normally, it replays corpus files.
         .executableTarget(name: "lectern-fuzz", dependencies: ["LecternServer"]),
         .executableTarget(name: "store-crash-helper", dependencies: ["LecternStore"]),
+        .executableTarget(name: "lectern-load", dependencies: ["CUV", "LecternProtocol"], path: "Sources/lectern-load"),
 
         .executableTarget(name: "bench-sentences", dependencies: ["LecternText"], path: "Sources/bench-sentences"),
         .executableTarget(name: "lectern-example", dependencies: ["LecternClient"], path: "examples/lectern-example"),
@@ -73,6 +74,12 @@ let package = Package(
         .testTarget(name: "LecternTextTests", dependencies: ["LecternText"]),
         .testTarget(name: "LecternLayoutTests", dependencies: ["LecternLayout"]),
         .testTarget(name: "LecternProtocolTests", dependencies: ["LecternProtocol"]),
+        .testTarget(
+            name: "LecternLoadTests",
+            // The executables are dependencies so that `swift test` builds
+            // them: the load tests run lectern-load against a live lecternd.
+            dependencies: ["lectern-load", "lecternd"]
+        ),
         .testTarget(
             name: "LecternClientTests",
             // lecternd: the SDK is tested against a live daemon; lectern-example

@@ -1,0 +1,68 @@
+// LecternRequests.swift: the lecternd requests the scenarios send, with the replies they expect.
+
+/// Request lines of the Lectern protocol (PROTOCOL.md), encoded once, each
+/// paired with the shape of its well-formed reply.
+enum LecternRequests {
+    static func hello() -> ScenarioRequest {
+        request("HELLO 1 name=lectern-load", ReplyExpectation(final: "OK HELLO "))
+    }
+
+    /// PUT with a literal payload: exact bytes, no escaping.
+    static func put(_ id: String, _ text: String) -> ScenarioRequest {
+        let bytes = Array(text.utf8)
+        return ScenarioRequest(
+            bytes: Array("PUT \(id) lang=en {\(bytes.count)}\n".utf8) + bytes + [0x0A],
+            expectation: ReplyExpectation(final: "OK PUT id=\(id) "))
+    }
+
+    static func view(_ id: String, width: Double) -> ScenarioRequest {
+        request("VIEW \(id) width=\(Format.fixed(width, 2)) size=17 font=\"DejaVu Sans\"", ReplyExpectation(final: "OK VIEW id=\(id) "))
+    }
+
+    static func lines(_ id: String) -> ScenarioRequest {
+        request("LINES \(id)", ReplyExpectation(anyDataFinal: ["OK LINES "]))
+    }
+
+    static func tap(_ id: String, _ point: TapTargets.Point) -> ScenarioRequest {
+        request("TAP \(id) \(point.wire)", ReplyExpectation(data: ReplyExpectation.highlightLines, final: "OK TAP hit "))
+    }
+
+    static func rects(_ id: String, sentence: Int) -> ScenarioRequest {
+        request("RECTS \(id) \(sentence)", ReplyExpectation(data: ReplyExpectation.highlightLines, final: "OK RECTS sentence=\(sentence)"))
+    }
+
+    static func caret(_ id: String, offset: Int) -> ScenarioRequest {
+        request("CARET \(id) \(offset)", ReplyExpectation(final: "OK CARET offset=\(offset) "))
+    }
+
+    static func sentences(_ id: String, count: Int) -> ScenarioRequest {
+        request("SENTENCES \(id) 0 \(count)", ReplyExpectation(
+            data: Array(repeating: "* sentence ", count: count), final: "OK SENTENCES \(count) of "))
+    }
+
+    static func select(_ id: String, _ point: TapTargets.Point) -> ScenarioRequest {
+        request("SELECT \(id) \(point.wire)", ReplyExpectation(
+            data: ReplyExpectation.highlightLines, final: "OK SELECT added ", "OK SELECT removed "))
+    }
+
+    static func ping() -> ScenarioRequest {
+        request("PING", ReplyExpectation(final: "OK PONG"))
+    }
+
+    static func watch(_ id: String) -> ScenarioRequest {
+        request("WATCH \(id)", ReplyExpectation(final: "OK WATCH id=\(id) "))
+    }
+
+    static func type(_ id: String, intervalMilliseconds: Int) -> ScenarioRequest {
+        request("TYPE \(id) interval=\(intervalMilliseconds)", ReplyExpectation(final: "OK TYPE stream="))
+    }
+
+    private static func request(_ line: String, _ expectation: ReplyExpectation) -> ScenarioRequest {
+        ScenarioRequest(bytes: Array((line + "\n").utf8), expectation: expectation)
+    }
+
+    /// A document id unique to this process and connection.
+    static func documentID(_ scenario: String, _ index: Int) -> String {
+        "load-\(scenario)-\(ProcessIdentity.current)-\(index)"
+    }
+}

@@ -1,0 +1,49 @@
+// LineFields.swift: key=value tokens of a reply or event line, read from bytes.
+
+/// Reads `key=value` tokens straight from a line's bytes, without making
+/// strings: event lines arrive by the hundred thousand per second.
+enum LineFields {
+    /// The bytes of the value of the first ` key=` token (or `key=` at the
+    /// start of the line), up to the next space.
+    static func value<Line: Collection>(_ key: String, in line: Line) -> Line.SubSequence?
+    where Line.Element == UInt8 {
+        let pattern = Array(key.utf8) + [UInt8(ascii: "=")]
+        var previous = UInt8(ascii: " ")
+        var index = line.startIndex
+        while index != line.endIndex {
+            if previous == UInt8(ascii: " ") && line[index...].starts(with: pattern) {
+                let start = line.index(index, offsetBy: pattern.count)
+                let end = line[start...].firstIndex(of: UInt8(ascii: " ")) ?? line.endIndex
+                return line[start..<end]
+            }
+            previous = line[index]
+            index = line.index(after: index)
+        }
+        return nil
+    }
+
+    /// A non-negative decimal integer value.
+    static func integer<Line: Collection>(_ key: String, in line: Line) -> Int? where Line.Element == UInt8 {
+        guard let bytes = value(key, in: line), !bytes.isEmpty, bytes.count <= 18 else { return nil }
+        var result = 0
+        for byte in bytes {
+            guard (0x30...0x39).contains(byte) else { return nil }
+            result = result * 10 + Int(byte - 0x30)
+        }
+        return result
+    }
+
+    /// A decimal number value (`-3.25`).
+    static func number<Line: Collection>(_ key: String, in line: Line) -> Double? where Line.Element == UInt8 {
+        guard let bytes = value(key, in: line) else { return nil }
+        return Double(String(decoding: bytes, as: UTF8.self))
+    }
+
+    /// A `a..b` range value.
+    static func range<Line: Collection>(_ key: String, in line: Line) -> Range<Int>? where Line.Element == UInt8 {
+        guard let bytes = value(key, in: line) else { return nil }
+        let parts = String(decoding: bytes, as: UTF8.self).components(separatedBy: "..")
+        guard parts.count == 2, let low = Int(parts[0]), let high = Int(parts[1]), low <= high else { return nil }
+        return low..<high
+    }
+}

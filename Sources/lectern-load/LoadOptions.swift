@@ -1,0 +1,184 @@
+// LoadOptions.swift: lectern-load's flags, their defaults, bounds and help.
+
+/// Everything a run is told on the command line.
+///
+/// Every run is bounded: in time (`--warmup` + `--duration` ≤ 1 hour, each
+/// request's `--timeout`), in requests (`--max-requests`), and in
+/// connections; and it only ever talks to a loopback address.
+struct LoadOptions: Equatable {
+    enum Scenario: String, CaseIterable {
+        /// A given request line, one reply line each (any line protocol: Redis `PING`).
+        case raw
+        /// Readers tapping their own document (PUT, VIEW, then TAPs on text).
+        case tap
+        /// Taps mixed with PUTs, RECTS, CARET, SENTENCES, SELECT and PING.
+        case mix
+        /// One tapper, many watchers of the same document.
+        case fanout
+        /// Typewriter streams (TYPE), measuring tick lateness.
+        case type
+    }
+
+    var scenario: Scenario = .tap
+    var host = "127.0.0.1"
+    var port: UInt16 = 7878
+    var connections = 50
+    /// Requests kept outstanding per connection in closed loop.
+    var depth = 1
+    /// Requests (taps for fanout) per second over all connections; 0 is closed loop.
+    var rate: Double = 0
+    var durationSeconds: Double = 10
+    var warmupSeconds: Double = 1
+    var timeoutSeconds: Double = 5
+    var maximumRequests = 100_000_000
+    var json = false
+    var progress = true
+    // raw
+    var requestLine = "PING"
+    var expectedPrefix: String?
+    // tap, mix, fanout, type
+    var viewWidth: Double = 360
+    var mix = MixWeights.standard
+    // fanout
+    var watchers = 100
+    var views = 10
+    // type
+    var intervalMilliseconds = 75
+    var streamsPerConnection = 1
+
+    enum Action: Equatable {
+        case help
+        case run(LoadOptions)
+    }
+
+    struct UsageError: Error, Equatable, CustomStringConvertible {
+        let description: String
+    }
+
+    static let maximumConnections = 20_000
+    static let maximumDepth = 1_024
+    static let maximumSeconds: Double = 3_600
+
+    /// Parses the arguments after the program name: the scenario first, then flags.
+    static func parse(_ arguments: [String]) throws -> Action {
+        var options = LoadOptions()
+        var rest = arguments[...]
+        if let first = rest.first, !first.hasPrefix("-") {
+            guard let scenario = Scenario(rawValue: first) else {
+                throw UsageError(description: "unknown scenario '\(first)'; one of \(Scenario.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            options.scenario = scenario
+            rest = rest.dropFirst()
+        }
+        while let flag = rest.popFirst() {
+            func value() throws -> String {
+                guard let value = rest.popFirst() else { throw UsageError(description: "\(flag) needs a value") }
+                return value
+            }
+            switch flag {
+            case "-h", "--help": return .help
+            case "--host": options.host = try loopbackHost(try value())
+            case "--port": options.port = try number(flag, try value(), in: 1...65_535).toUInt16
+            case "--connections": options.connections = try number(flag, try value(), in: 1...maximumConnections)
+            case "--depth": options.depth = try number(flag, try value(), in: 1...maximumDepth)
+            case "--rate": options.rate = try decimal(flag, try value(), in: 0...10_000_000)
+            case "--duration": options.durationSeconds = try decimal(flag, try value(), in: 0.1...maximumSeconds)
+            case "--warmup": options.warmupSeconds = try decimal(flag, try value(), in: 0...600)
+            case "--timeout": options.timeoutSeconds = try decimal(flag, try value(), in: 0.01...600)
+            case "--max-requests": options.maximumRequests = try number(flag, try value(), in: 1...1_000_000_000)
+            case "--json": options.json = true
+            case "--no-progress": options.progress = false
+            case "--request": options.requestLine = try requestLine(try value())
+            case "--expect": options.expectedPrefix = try value()
+            case "--width": options.viewWidth = try decimal(flag, try value(), in: 50...10_000)
+            case "--mix": options.mix = try MixWeights.parse(try value())
+            case "--watchers": options.watchers = try number(flag, try value(), in: 1...maximumConnections - 1)
+            case "--views": options.views = try number(flag, try value(), in: 1...1_000)
+            case "--interval": options.intervalMilliseconds = try number(flag, try value(), in: 1...60_000)
+            case "--streams-per-connection": options.streamsPerConnection = try number(flag, try value(), in: 1...100)
+            default: throw UsageError(description: "unknown flag '\(flag)' (--help lists them)")
+            }
+        }
+        if options.warmupSeconds + options.durationSeconds > maximumSeconds {
+            throw UsageError(description: "--warmup plus --duration must be at most \(Int(maximumSeconds)) seconds")
+        }
+        return .run(options)
+    }
+
+    /// Only loopback addresses: the tool must never load someone else's server.
+    static func loopbackHost(_ host: String) throws -> String {
+        if host == "localhost" { return "127.0.0.1" }
+        if host == "::1" { return host }
+        let parts = host.split(separator: ".", omittingEmptySubsequences: false)
+        if parts.count == 4, parts[0] == "127", parts.allSatisfy({ UInt8($0) != nil }) { return host }
+        throw UsageError(description: "--host \(host) is not a loopback address (127.0.0.0/8, ::1 or localhost); lectern-load only loads this machine")
+    }
+
+    private static func requestLine(_ line: String) throws -> String {
+        guard !line.isEmpty, !line.contains("\n"), !line.contains("\r") else {
+            throw UsageError(description: "--request must be one non-empty line")
+        }
+        return line
+    }
+
+    private static func number(_ flag: String, _ text: String, in range: ClosedRange<Int>) throws -> Int {
+        guard let value = Int(text), range.contains(value) else {
+            throw UsageError(description: "\(flag) must be a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
+        }
+        return value
+    }
+
+    private static func decimal(_ flag: String, _ text: String, in range: ClosedRange<Double>) throws -> Double {
+        guard let value = Double(text), value.isFinite, range.contains(value) else {
+            throw UsageError(description: "\(flag) must be a number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
+        }
+        return value
+    }
+
+    static let helpText = """
+    lectern-load: load and latency measurement for lecternd (and any line protocol), loopback only.
+
+    Usage: lectern-load SCENARIO [flags]
+
+    Scenarios:
+      tap      each connection PUTs a document, VIEWs it, then TAPs points on its text
+      mix      taps mixed with PUT, RECTS, CARET, SENTENCES, SELECT and PING (--mix)
+      fanout   one connection taps a shared document, --watchers connections WATCH it;
+               measures TAP send to the last watcher's "! TAP" event
+      type     typewriter streams (TYPE); measures each tick's lateness against
+               start + sum of intervals, and the share of ticks delivered
+      raw      sends --request, expects one reply line (Redis: raw --request PING --expect +PONG)
+
+    Flags:
+      --host ADDRESS          loopback address of the server (default 127.0.0.1)
+      --port PORT             server port (default 7878)
+      --connections N         connections (default 50, at most 20000)
+      --depth N               closed loop: requests outstanding per connection (default 1: no pipelining)
+      --rate R                open loop: R requests (fanout: taps) per second in all, on a fixed
+                              schedule; latency counts from the scheduled send time (default 0: closed loop)
+      --duration SECONDS      measured time (default 10)
+      --warmup SECONDS        load before measuring, not counted (default 1)
+      --timeout SECONDS       a reply (or event) later than this is a timeout error (default 5)
+      --max-requests N        stop sending after N requests (default 100000000)
+      --json                  print the result as one JSON object
+      --no-progress           no live progress line (it is shown only when stderr is a terminal)
+      --request LINE          raw: the request line (default PING)
+      --expect PREFIX         raw: a reply must start with PREFIX (default: any non-error line)
+      --width POINTS          width of the views (default 360)
+      --mix WEIGHTS           mix: e.g. tap=60,rects=10,caret=10,sentences=5,select=5,ping=5,put=5
+      --watchers N            fanout: watchers (default 100)
+      --views N               fanout: distinct views among the watchers (default 10)
+      --interval MS           type: interval between ticks (default 75)
+      --streams-per-connection N   type: TYPE streams per connection (default 1, at most 100)
+      -h, --help              this text
+
+    Errors are counted by kind: connect, timeout, err (an ERR reply), disconnect,
+    malformed (a reply of the wrong shape). The exit status is 0 when there were none,
+    1 when there were, 64 for a usage error.
+
+    """
+}
+
+private extension Int {
+    var toUInt16: UInt16 { UInt16(clamping: self) }
+}

@@ -1,0 +1,67 @@
+// LoadScenario.swift: what a scenario decides; the runner does the rest.
+
+/// A request a scenario wants sent: its bytes and the reply it must get.
+struct ScenarioRequest {
+    let bytes: [UInt8]
+    let expectation: ReplyExpectation
+    var detail = 0
+    var onReply: ((Reply) -> Void)? = nil
+}
+
+/// Figures a scenario measures itself (fan-out, typewriter), printed
+/// after the request latency.
+struct ScenarioMetrics {
+    /// Each histogram with what it measures ("TAP send to last watcher's event").
+    var histograms: [(title: String, histogram: LatencyHistogram)]
+    /// Extra named figures, in order (("ticks delivered", 0.999)).
+    var figures: [(name: String, value: Double)]
+}
+
+/// One kind of load. The ``LoadRunner`` opens the connections, runs their
+/// setup requests stage by stage, paces or pipelines the load requests,
+/// checks every reply against its ``ReplyExpectation`` and counts errors;
+/// a scenario says which requests to send and measures what only it knows
+/// (events, ticks).
+///
+/// Loop thread only.
+protocol LoadScenario: AnyObject {
+    var framing: ReplyFramer.Framing { get }
+    var connectionCount: Int { get }
+    /// Connections of stage n are set up after all of stage n − 1 (fan-out:
+    /// the tapper PUTs the document its watchers then VIEW).
+    func setupStage(of index: Int) -> Int
+    /// Requests that prepare a connection, sent in order (pipelined).
+    func setupRequests(for index: Int) -> [ScenarioRequest]
+    /// Whether the connection sends the paced or pipelined load requests.
+    func generatesLoad(_ index: Int) -> Bool
+    /// The next load request for a connection, scheduled for `intendedAt`.
+    func nextRequest(for index: Int, intendedAt: UInt64) -> ScenarioRequest
+    /// The load starts now (the typewriter sends its TYPEs here).
+    func loadDidStart(_ runner: LoadRunner)
+    /// A well-formed reply to a load or control request.
+    func didComplete(_ request: PendingRequest, reply: Reply, on connection: ClientConnection, at now: UInt64, runner: LoadRunner)
+    /// An event line (`! …`).
+    func didReceive(event: [UInt8], on connection: ClientConnection, at now: UInt64, runner: LoadRunner)
+    /// How long after the measured window to keep waiting for events at least.
+    var drainNanoseconds: UInt64 { get }
+    /// Whether events the scenario waits for are still due (the drain goes
+    /// on until they come, or `--timeout`).
+    func isAwaitingEvents(runner: LoadRunner) -> Bool
+    /// The run is over; the scenario's own figures, if it has any.
+    func finish(runner: LoadRunner) -> ScenarioMetrics?
+}
+
+extension LoadScenario {
+    var framing: ReplyFramer.Framing { .lectern }
+    func setupStage(of index: Int) -> Int { 0 }
+    func setupRequests(for index: Int) -> [ScenarioRequest] { [] }
+    func generatesLoad(_ index: Int) -> Bool { true }
+    func loadDidStart(_ runner: LoadRunner) {}
+    func didComplete(_ request: PendingRequest, reply: Reply, on connection: ClientConnection, at now: UInt64, runner: LoadRunner) {}
+    func didReceive(event: [UInt8], on connection: ClientConnection, at now: UInt64, runner: LoadRunner) {
+        runner.countMalformed("unexpected event '\(String(decoding: event.prefix(100), as: UTF8.self))'")
+    }
+    var drainNanoseconds: UInt64 { 0 }
+    func isAwaitingEvents(runner: LoadRunner) -> Bool { false }
+    func finish(runner: LoadRunner) -> ScenarioMetrics? { nil }
+}

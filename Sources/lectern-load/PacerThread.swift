@@ -1,0 +1,72 @@
+// PacerThread.swift: wakes the loop at each scheduled send time, to the microsecond.
+
+import CUV
+import Foundation
+import Synchronization
+
+/// The open-loop schedule's clock. libuv timers count whole milliseconds,
+/// which would add up to a millisecond of the client's own lateness to every
+/// latency, and spinning the loop on an idle handle burns the core the
+/// server needs. So a thread sleeps with `clock_nanosleep` (absolute
+/// CLOCK_MONOTONIC deadlines, the clock of `uv_hrtime`) until each
+/// scheduled time, then wakes the loop with `uv_async_send`; the loop sends
+/// every request due. Wake-ups that come while the loop is busy coalesce.
+///
+/// The thread touches nothing but the async handle and its own schedule.
+/// ``stop()`` must return before the async handle is closed.
+final class PacerThread: @unchecked Sendable {
+    private let wake: UnsafeMutablePointer<uv_async_t>
+    private let start: UInt64
+    private let interval: Double
+    private let end: UInt64
+    private let stopped = Atomic<Bool>(false)
+    private let exited = DispatchSemaphore(value: 0)
+
+    /// Sends at `start + k × interval` for k = 0, 1, … while before `end`.
+    init(wake: UnsafeMutablePointer<uv_async_t>, start: UInt64, interval: Double, end: UInt64) {
+        self.wake = wake
+        self.start = start
+        self.interval = interval
+        self.end = end
+    }
+
+    func run() {
+        let thread = Thread { [self] in
+            pace()
+            exited.signal()
+        }
+        thread.name = "lectern-load pacer"
+        thread.start()
+    }
+
+    /// Ends the thread and waits for it (at most one sleep slice, 20 ms).
+    func stop() {
+        guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        exited.wait()
+    }
+
+    private static let slice: UInt64 = 20_000_000
+
+    private func pace() {
+        var slot: UInt64 = 0
+        while !stopped.load(ordering: .acquiring) {
+            let due = start + UInt64(Double(slot) * interval)
+            guard due < end else { return }
+            let now = MonotonicClock.now()
+            if due > now {
+                sleep(until: min(due, now + Self.slice))
+                continue
+            }
+            uv_async_send(wake)
+            // Everything due by now is sent by this wake-up; sleep to the next slot.
+            slot = UInt64(Double(MonotonicClock.now() - start) / interval) + 1
+        }
+    }
+
+    private func sleep(until deadline: UInt64) {
+        var time = timespec(
+            tv_sec: Int(deadline / MonotonicClock.nanosecondsPerSecond),
+            tv_nsec: Int(deadline % MonotonicClock.nanosecondsPerSecond))
+        _ = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &time, nil)
+    }
+}

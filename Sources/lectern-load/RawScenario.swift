@@ -1,0 +1,21 @@
+// RawScenario.swift: one request line, one reply line: any line protocol.
+
+/// Sends `--request` (ended with CRLF) and expects one reply line starting
+/// with `--expect`; a line starting with `-` (Redis) or `ERR ` is an error
+/// reply. With `--request PING --expect +PONG` this measures Redis's inline
+/// PING, the baseline lecternd is compared with.
+final class RawScenario: LoadScenario {
+    let connectionCount: Int
+    private let request: ScenarioRequest
+
+    var framing: ReplyFramer.Framing { .singleLine }
+
+    init(options: LoadOptions) {
+        connectionCount = options.connections
+        request = ScenarioRequest(
+            bytes: Array((options.requestLine + "\r\n").utf8),
+            expectation: ReplyExpectation(data: [], finalPrefixes: options.expectedPrefix.map { [$0] } ?? []))
+    }
+
+    func nextRequest(for index: Int, intendedAt: UInt64) -> ScenarioRequest { request }
+}

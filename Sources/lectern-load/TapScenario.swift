@@ -1,0 +1,37 @@
+// TapScenario.swift: readers tapping their own documents.
+
+/// Each connection PUTs a document of its own, VIEWs it, reads its LINES to
+/// find points on letters, then sends TAPs that cycle through those points;
+/// every reply must be a hit (three data lines, `OK TAP hit`).
+final class TapScenario: LoadScenario {
+    let connectionCount: Int
+    private let width: Double
+    /// Pre-encoded TAP requests per connection, and where each one is in its cycle.
+    private var taps: [[ScenarioRequest]]
+    private var cursors: [Int]
+
+    init(options: LoadOptions) {
+        connectionCount = options.connections
+        width = options.viewWidth
+        taps = Array(repeating: [], count: options.connections)
+        cursors = Array(repeating: 0, count: options.connections)
+    }
+
+    func setupRequests(for index: Int) -> [ScenarioRequest] {
+        let id = LecternRequests.documentID("tap", index)
+        var lines = LecternRequests.lines(id)
+        lines.onReply = { [unowned self] reply in
+            let targets = TapTargets(linesReply: reply, text: SampleText.first)
+            taps[index] = targets.points.map { LecternRequests.tap(id, $0) }
+        }
+        return [LecternRequests.hello(), LecternRequests.put(id, SampleText.first), LecternRequests.view(id, width: width), lines]
+    }
+
+    func nextRequest(for index: Int, intendedAt: UInt64) -> ScenarioRequest {
+        let requests = taps[index]
+        guard !requests.isEmpty else { return LecternRequests.tap(LecternRequests.documentID("tap", index), TapTargets.Point(x: 1, y: 1)) }
+        let request = requests[cursors[index]]
+        cursors[index] = (cursors[index] + 1) % requests.count
+        return request
+    }
+}

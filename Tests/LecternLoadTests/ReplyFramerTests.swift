@@ -1,0 +1,73 @@
+// ReplyFramerTests.swift: replies and events reassembled from arbitrary chunks.
+
+import Testing
+@testable import lectern_load
+
+@Suite struct ReplyFramerTests {
+    private func frames(_ text: String, framing: ReplyFramer.Framing = .lectern, chunk: Int = 1) throws -> [Frame] {
+        var framer = ReplyFramer(framing: framing)
+        var result: [Frame] = []
+        let bytes = Array(text.utf8)
+        var start = 0
+        while start < bytes.count {
+            let end = min(bytes.count, start + chunk)
+            bytes[start..<end].withUnsafeBytes { framer.append($0) }
+            while let frame = try framer.next() { result.append(frame) }
+            start = end
+        }
+        return result
+    }
+
+    private func reply(_ data: [String], _ final: String) -> Frame {
+        .reply(Reply(dataLines: data.map { Array($0.utf8) }, finalLine: Array(final.utf8)))
+    }
+
+    @Test(arguments: [1, 3, 1000])
+    func dataFinalEventsAndLiterals(chunk: Int) throws {
+        let stream = "* sentence 0\r\n* rects 1\r\nOK TAP hit\r\n! TAP d by=1\r\n@7 ERR NODOC no\r\n* {5}\r\na\r\nb!\r\nOK GET id=x\r\nOK\r\n"
+        #expect(try frames(stream, chunk: chunk) == [
+            reply(["* sentence 0", "* rects 1"], "OK TAP hit"),
+            .event(Array("! TAP d by=1".utf8)),
+            reply([], "@7 ERR NODOC no"),
+            reply(["a\r\nb!"], "OK GET id=x"),
+            reply([], "OK"),
+        ])
+    }
+
+    @Test func singleLineFramingMakesEveryLineAReply() throws {
+        #expect(try frames("+PONG\r\n-ERR unknown\r\n", framing: .singleLine) == [
+            reply([], "+PONG"), reply([], "-ERR unknown"),
+        ])
+    }
+
+    @Test(arguments: ["OKAY\r\n", "hello\r\n", "* data\r\n! event inside a reply\r\n", "* {3}\r\nabcX\r\n"])
+    func linesOutsideTheProtocolThrow(stream: String) {
+        #expect(throws: ReplyFramer.UnexpectedLine.self) { try frames(stream, chunk: 100) }
+    }
+
+    @Test func expectationsTellErrorsAndMalformedReplies() {
+        let tap = ReplyExpectation(data: ReplyExpectation.highlightLines, final: "OK TAP hit ")
+        let hit = Reply(dataLines: ["* sentence 1", "* rects 0,0,1,1", "* outline 0,0"].map { Array($0.utf8) }, finalLine: Array("OK TAP hit sentence=1".utf8))
+        #expect(tap.check(hit, framing: .lectern) == .wellFormed)
+        let miss = Reply(dataLines: [], finalLine: Array("OK TAP miss distance=3".utf8))
+        guard case .malformed = tap.check(miss, framing: .lectern) else {
+            Issue.record("a miss passed as a hit")
+            return
+        }
+        let error = Reply(dataLines: [], finalLine: Array("@3 ERR NOVIEW send VIEW".utf8))
+        #expect(tap.check(error, framing: .lectern) == .errorReply(code: "NOVIEW"))
+        let redis = ReplyExpectation(data: [], finalPrefixes: ["+PONG"])
+        #expect(redis.check(Reply(finalLine: Array("+PONG".utf8)), framing: .singleLine) == .wellFormed)
+        #expect(redis.check(Reply(finalLine: Array("-ERR unknown command".utf8)), framing: .singleLine) == .errorReply(code: "ERR"))
+    }
+
+    @Test func lineFieldsReadTokens() {
+        let line = Array("! TICK doc stream=12 end=40 graphemes=7 total=9".utf8)
+        #expect(LineFields.integer("stream", in: line) == 12)
+        #expect(LineFields.integer("graphemes", in: line) == 7)
+        #expect(LineFields.integer("end", in: line) == 40)
+        #expect(LineFields.integer("missing", in: line) == nil)
+        #expect(LineFields.range("range", in: Array("* line 0 range=3..17 top=1".utf8)) == 3..<17)
+        #expect(LineFields.number("top", in: Array("* line 0 top=19.79".utf8)) == 19.79)
+    }
+}
