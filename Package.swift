@@ -42,13 +42,15 @@ let package = Package(
 
         // MARK: Lectern's libraries
 
+        // libuv handle ownership, shared by the daemon and the load tool.
+        .target(name: "LecternUV", dependencies: ["CUV"]),
         .target(name: "LecternText", dependencies: ["CICU"]),
         .target(name: "LecternLayout", dependencies: ["LecternText", "CHarfBuzz", "CICU"]),
         .target(name: "LecternProtocol"),
         .target(name: "LecternStore", dependencies: ["CSQLite"]),
         .target(
             name: "LecternServer",
-            dependencies: ["LecternText", "LecternLayout", "LecternProtocol", "LecternStore", "CUV"]
+            dependencies: ["LecternText", "LecternLayout", "LecternProtocol", "LecternStore", "LecternUV", "CUV"]
         ),
         // Swift 6 mode here, so the compiler holds the SDK's public API to
         // strict Sendable checking; apps may use either mode.
@@ -61,7 +63,7 @@ let package = Package(
         // built normally, it replays corpus files.
         .executableTarget(name: "lectern-fuzz", dependencies: ["LecternServer"]),
         .executableTarget(name: "store-crash-helper", dependencies: ["LecternStore"]),
-        .executableTarget(name: "lectern-load", dependencies: ["CUV", "LecternProtocol"], path: "Sources/lectern-load"),
+        .executableTarget(name: "lectern-load", dependencies: ["CUV", "LecternUV", "LecternProtocol"], path: "Sources/lectern-load"),
 
         .executableTarget(name: "bench-sentences", dependencies: ["LecternText"], path: "Sources/bench-sentences"),
         .executableTarget(name: "lectern-example", dependencies: ["LecternClient"], path: "examples/lectern-example"),

@@ -46,13 +46,7 @@ struct ReplyReader {
                 state = .afterLiteral
             case .afterLiteral:
                 // The line end after the literal's bytes: CRLF from lecternd, LF accepted too.
-                guard let first = lines.peekByte(at: 0) else { return nil }
-                if first == 0x0D {
-                    guard let second = lines.peekByte(at: 1) else { return nil }
-                    if second == 0x0A { _ = lines.nextBytes(count: 2) }
-                } else if first == 0x0A {
-                    _ = lines.nextBytes(count: 1)
-                }
+                guard lines.skipOptionalLineEnding() else { return nil }
                 state = .line
             case .line:
                 let bytes: ArraySlice<UInt8>?

@@ -61,6 +61,20 @@ public struct LineDecoder: Sendable {
         readIndex + offset < buffer.count ? buffer[readIndex + offset] : nil
     }
 
+    /// Drops one CRLF or LF if the buffer starts with one (the optional line
+    /// end after a literal's bytes). Returns false when it cannot tell yet:
+    /// nothing is buffered, or only a CR that may be half of a CRLF.
+    public mutating func skipOptionalLineEnding() -> Bool {
+        guard let first = peekByte(at: 0) else { return false }
+        if first == 0x0D {
+            guard let second = peekByte(at: 1) else { return false }
+            if second == 0x0A { _ = nextBytes(count: 2) }
+        } else if first == 0x0A {
+            _ = nextBytes(count: 1)
+        }
+        return true
+    }
+
     /// Takes up to `count` raw bytes (not split at LF) from the buffer, for
     /// payloads whose length is announced in advance. Returns `nil` until all
     /// `count` bytes have arrived.

@@ -156,13 +156,7 @@ public struct RequestDecoder: Sendable {
 
             case .afterLiteral(let request):
                 // Swallow one CRLF or LF after the literal's bytes, if present.
-                guard let first = lines.peekByte(at: 0) else { return nil }
-                if first == 0x0D {
-                    guard let second = lines.peekByte(at: 1) else { return nil }
-                    if second == 0x0A { _ = lines.nextBytes(count: 2) }
-                } else if first == 0x0A {
-                    _ = lines.nextBytes(count: 1)
-                }
+                guard lines.skipOptionalLineEnding() else { return nil }
                 state = .line
                 if let request { return .request(request) }
 

@@ -1,6 +1,7 @@
 // BackgroundWork.swift: running slow work on libuv's thread pool.
 
 import CUV
+import LecternUV
 import Glibc
 
 /// Work that could hold the loop for more than about a millisecond (laying

@@ -1,6 +1,7 @@
 // Connection.swift: one client: its socket, its request decoder, its output.
 
 import CUV
+import LecternUV
 import Glibc
 import LecternProtocol
 

@@ -1,6 +1,7 @@
 // Listener.swift: a listening socket, TCP or Unix, and what it accepts.
 
 import CUV
+import LecternUV
 import Glibc
 
 /// One listening socket: TCP on an address and port, or a Unix-domain socket

@@ -1,6 +1,7 @@
 // Server.swift: the libuv loop, its listeners, and the connections on them.
 
 import CUV
+import LecternUV
 import Glibc
 import LecternProtocol
 import LecternStore

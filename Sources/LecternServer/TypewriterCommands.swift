@@ -26,12 +26,7 @@ extension Server {
                 let interval = try typewriterInterval(request) ?? 75
                 let sentencePause = try request.value(for: "sentence-pause").map { try pauseMilliseconds($0, "sentence-pause") } ?? 0
                 let commaPause = try request.value(for: "comma-pause").map { try pauseMilliseconds($0, "comma-pause") } ?? 0
-                let follow: Bool
-                switch request.value(for: "follow")?.lowercased() {
-                case nil, "no", "false", "0": follow = false
-                case "yes", "true", "1": follow = true
-                case let other?: throw ProtocolError(.arguments, "follow must be yes or no, not '\(other)'")
-                }
+                let follow = try Wire.flag(request, "follow")
                 let unit = connection.session.unit
                 var position = 0
                 if let from = request.value(for: "from") {

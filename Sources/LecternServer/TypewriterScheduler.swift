@@ -1,6 +1,7 @@
 // TypewriterScheduler.swift: every typewriter stream on one timer, on absolute time.
 
 import CUV
+import LecternUV
 import LecternLayout
 import LecternText
 

@@ -22,12 +22,7 @@ extension Server {
                 let id = try Wire.documentID(context.arguments[0])
                 let document = try server.documents.require(id)
                 let spec = try LayoutSpec(viewArguments: context.request)
-                let isDefault: Bool
-                switch context.request.value(for: "default")?.lowercased() {
-                case nil, "no", "false", "0": isDefault = false
-                case "yes", "true", "1": isDefault = true
-                case let other?: throw ProtocolError(.arguments, "default must be yes or no, not '\(other)'")
-                }
+                let isDefault = try Wire.flag(context.request, "default")
                 context.connection.session.views[id] = ViewState(spec: spec)
                 if isDefault { document.defaultView = spec }
                 return try server.layouts.withLayout(document, spec: spec, context: context) { layout in
@@ -132,12 +127,7 @@ extension Server {
         ],
         handler: { context in
             let request = context.request
-            let boxes: Bool
-            switch request.value(for: "boxes")?.lowercased() {
-            case nil, "no", "false", "0": boxes = false
-            case "yes", "true", "1": boxes = true
-            case let other?: throw ProtocolError(.arguments, "boxes must be yes or no, not '\(other)'")
-            }
+            let boxes = try Wire.flag(request, "boxes")
             return try context.withView { document, layout in
                 let unit = context.connection.session.unit
                 var highlights = document.selections[context.connection.id, default: []].sorted()
@@ -259,12 +249,7 @@ extension LayoutSpec {
             throw ProtocolError(.number, "size must be from \(Wire.number(LayoutSpec.minimumFontSize)) to \(Wire.number(LayoutSpec.maximumFontSize)) points")
         }
         let weight = try request.value(for: "weight").map { try Wire.integer($0, "weight", in: 1...1000) } ?? 400
-        let italic: Bool
-        switch request.value(for: "italic")?.lowercased() {
-        case nil, "no", "false", "0": italic = false
-        case "yes", "true", "1": italic = true
-        case let other?: throw ProtocolError(.arguments, "italic must be yes or no, not '\(other)'")
-        }
+        let italic = try Wire.flag(request, "italic")
         let family = request.value(for: "font") ?? FontSpec.defaultSans.family
         guard !family.isEmpty, family.count <= 200 else { throw ProtocolError(.arguments, "font must be a family name") }
 

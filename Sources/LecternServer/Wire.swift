@@ -60,6 +60,16 @@ enum Wire {
         return value
     }
 
+    /// The yes/no option `key=` of a request (yes, true, 1 / no, false, 0;
+    /// absent is no), or `ERR ARGS` naming it.
+    static func flag(_ request: Request, _ key: String) throws -> Bool {
+        switch request.value(for: key)?.lowercased() {
+        case nil, "no", "false", "0": return false
+        case "yes", "true", "1": return true
+        case let other?: throw ProtocolError(.arguments, "\(key) must be yes or no, not '\(other)'")
+        }
+    }
+
     /// The longest document id, in bytes.
     static let maximumIDLength = 128
 

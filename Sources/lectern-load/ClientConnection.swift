@@ -1,6 +1,7 @@
 // ClientConnection.swift: one TCP connection of the load tool on libuv.
 
 import CUV
+import LecternUV
 import Glibc
 
 /// What a connection reports to whoever runs it (the ``LoadRunner``).
@@ -20,7 +21,7 @@ protocol ConnectionOwner: AnyObject {
 /// Output is buffered and written once per loop iteration (the owner calls
 /// ``flush()`` from a check handle): `uv_try_write` first, then `uv_write`
 /// of a copy for what the kernel did not take, as lecternd does. The TCP
-/// handle follows the ``UVHandle`` ownership pattern.
+/// handle follows the ``LoopHandle`` ownership pattern.
 ///
 /// Loop thread only.
 final class ClientConnection {
@@ -54,16 +55,16 @@ final class ClientConnection {
         self.index = index
         self.owner = owner
         framer = ReplyFramer(framing: framing)
-        tcp = UVHandle.allocate(uv_tcp_t.self)
+        tcp = LoopHandle.allocate(uv_tcp_t.self)
         uv_tcp_init(loop, tcp)
-        UVHandle.bind(tcp, to: self)
+        LoopHandle.bind(tcp, to: self)
     }
 
     // MARK: Connecting and reading
 
     func connect(to address: ServerAddress) {
         state = .connecting
-        let request = UVHandle.allocate(uv_connect_t.self)
+        let request = LoopHandle.allocate(uv_connect_t.self)
         request.pointee.data = Unmanaged.passRetained(self).toOpaque()
         let status = address.withSocketAddress { address in
             uv_tcp_connect(request, tcp, address) { request, status in
@@ -94,22 +95,22 @@ final class ClientConnection {
 
     private func startReading() {
         let status = uv_read_start(
-            UVHandle.stream(tcp),
+            LoopHandle.stream(tcp),
             { handle, _, buffer in
-                guard let buffer, let connection = UVHandle.owner(of: handle, as: ClientConnection.self) else { return }
+                guard let buffer, let connection = LoopHandle.owner(of: handle, as: ClientConnection.self) else { return }
                 buffer.pointee = connection.owner.readBuffer
             },
             { stream, count, buffer in
-                guard let connection = UVHandle.owner(of: stream, as: ClientConnection.self) else { return }
+                guard let connection = LoopHandle.owner(of: stream, as: ClientConnection.self) else { return }
                 connection.didRead(count: count, buffer: buffer)
             })
-        if status != 0 { close(.disconnected("read start: \(UVHandle.errorName(status))")) }
+        if status != 0 { close(.disconnected("read start: \(LoopHandle.errorName(status))")) }
     }
 
     private func didRead(count: Int, buffer: UnsafePointer<uv_buf_t>?) {
         guard state == .open else { return }
         if count < 0 {
-            close(.disconnected(count == Int(UV_EOF.rawValue) ? "closed by the server" : UVHandle.errorName(Int32(count))))
+            close(.disconnected(count == Int(UV_EOF.rawValue) ? "closed by the server" : LoopHandle.errorName(Int32(count))))
             return
         }
         guard count > 0, let base = buffer?.pointee.base else { return }
@@ -151,19 +152,19 @@ final class ClientConnection {
         if bytesInFlight == 0 {
             written = output.withUnsafeMutableBytes { bytes -> Int in
                 var buffer = uv_buf_init(bytes.baseAddress?.assumingMemoryBound(to: CChar.self), UInt32(bytes.count))
-                return Int(uv_try_write(UVHandle.stream(tcp), &buffer, 1))
+                return Int(uv_try_write(LoopHandle.stream(tcp), &buffer, 1))
             }
             if written < 0 && written != Int(UV_EAGAIN.rawValue) {
-                close(.disconnected("write: \(UVHandle.errorName(Int32(written)))"))
+                close(.disconnected("write: \(LoopHandle.errorName(Int32(written)))"))
                 return
             }
             written = max(written, 0)
         }
         if written < output.count {
             let rest = output[written...]
-            let status = QueuedWrite.start(rest, on: UVHandle.stream(tcp), owner: self)
+            let status = QueuedWrite.start(rest, on: LoopHandle.stream(tcp), owner: self)
             if status != 0 {
-                close(.disconnected("write: \(UVHandle.errorName(status))"))
+                close(.disconnected("write: \(LoopHandle.errorName(status))"))
                 return
             }
             bytesInFlight += rest.count
@@ -173,7 +174,7 @@ final class ClientConnection {
 
     func didWrite(count: Int, status: Int32) {
         bytesInFlight -= count
-        if status != 0 && state == .open { close(.disconnected("write: \(UVHandle.errorName(status))")) }
+        if status != 0 && state == .open { close(.disconnected("write: \(LoopHandle.errorName(status))")) }
     }
 
     // MARK: Closing
@@ -185,6 +186,6 @@ final class ClientConnection {
         let wasStarted = state != .idle
         state = .closed
         if wasStarted { owner.connection(self, didClose: reason) }
-        UVHandle.close(tcp)
+        LoopHandle.close(tcp)
     }
 }

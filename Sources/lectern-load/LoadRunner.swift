@@ -1,6 +1,7 @@
 // LoadRunner.swift: one run: connect, set up, load, drain, count.
 
 import CUV
+import LecternUV
 import Glibc
 
 /// Drives a ``LoadScenario`` on a libuv loop of its own, in phases:
@@ -64,12 +65,12 @@ final class LoadRunner: ConnectionOwner {
     private var cpuAtLoadStart: Double = 0
     private var cpuAtFinish: Double = 0
 
-    private let flushCheck = UVHandle.allocate(uv_check_t.self)
-    private let flushPrepare = UVHandle.allocate(uv_prepare_t.self)
-    private let sweepTimer = UVHandle.allocate(uv_timer_t.self)
-    private let pacerWake = UVHandle.allocate(uv_async_t.self)
+    private let flushCheck = LoopHandle.allocate(uv_check_t.self)
+    private let flushPrepare = LoopHandle.allocate(uv_prepare_t.self)
+    private let sweepTimer = LoopHandle.allocate(uv_timer_t.self)
+    private let pacerWake = LoopHandle.allocate(uv_async_t.self)
     private var pacer: PacerThread?
-    private let interruptSignal = UVHandle.allocate(uv_signal_t.self)
+    private let interruptSignal = LoopHandle.allocate(uv_signal_t.self)
 
     init(options: LoadOptions, scenario: LoadScenario) throws {
         self.options = options
@@ -130,7 +131,7 @@ final class LoadRunner: ConnectionOwner {
         dialsInFlight -= 1
         if status != 0 {
             statistics.errors.connect += 1
-            statistics.errors.note("connect: \(UVHandle.errorName(status))")
+            statistics.errors.note("connect: \(LoopHandle.errorName(status))")
             connection.close(.finished)
         }
         dialMore()
@@ -327,25 +328,25 @@ final class LoadRunner: ConnectionOwner {
 
     private func startHandles() {
         uv_check_init(loop, flushCheck)
-        UVHandle.bind(flushCheck, to: self)
-        uv_check_start(flushCheck) { check in UVHandle.owner(of: check, as: LoadRunner.self)?.flushAll() }
+        LoopHandle.bind(flushCheck, to: self)
+        uv_check_start(flushCheck) { check in LoopHandle.owner(of: check, as: LoadRunner.self)?.flushAll() }
         // Requests queued by timer and idle callbacks must go out before the
         // loop blocks in poll, not after it wakes.
         uv_prepare_init(loop, flushPrepare)
-        UVHandle.bind(flushPrepare, to: self)
-        uv_prepare_start(flushPrepare) { prepare in UVHandle.owner(of: prepare, as: LoadRunner.self)?.flushAll() }
+        LoopHandle.bind(flushPrepare, to: self)
+        uv_prepare_start(flushPrepare) { prepare in LoopHandle.owner(of: prepare, as: LoadRunner.self)?.flushAll() }
 
         uv_timer_init(loop, sweepTimer)
-        UVHandle.bind(sweepTimer, to: self)
-        uv_timer_start(sweepTimer, { timer in UVHandle.owner(of: timer, as: LoadRunner.self)?.sweep() }, 50, 50)
+        LoopHandle.bind(sweepTimer, to: self)
+        uv_timer_start(sweepTimer, { timer in LoopHandle.owner(of: timer, as: LoadRunner.self)?.sweep() }, 50, 50)
 
-        uv_async_init(loop, pacerWake) { async in UVHandle.owner(of: async, as: LoadRunner.self)?.pace() }
-        UVHandle.bind(pacerWake, to: self)
+        uv_async_init(loop, pacerWake) { async in LoopHandle.owner(of: async, as: LoadRunner.self)?.pace() }
+        LoopHandle.bind(pacerWake, to: self)
 
         uv_signal_init(loop, interruptSignal)
-        UVHandle.bind(interruptSignal, to: self)
+        LoopHandle.bind(interruptSignal, to: self)
         uv_signal_start(interruptSignal, { signal, _ in
-            UVHandle.owner(of: signal, as: LoadRunner.self)?.interrupt()
+            LoopHandle.owner(of: signal, as: LoadRunner.self)?.interrupt()
         }, SIGINT)
     }
 
@@ -433,9 +434,9 @@ final class LoadRunner: ConnectionOwner {
         scenarioMetrics = scenario.finish(runner: self)
         for connection in connections { connection.close(.finished) }
         if showsProgress { fputs("\r\u{1B}[K", stderr) }
-        for handle in [UVHandle.base(flushCheck), UVHandle.base(flushPrepare), UVHandle.base(sweepTimer),
-                       UVHandle.base(pacerWake), UVHandle.base(interruptSignal)] {
-            UVHandle.close(handle)
+        for handle in [LoopHandle.base(flushCheck), LoopHandle.base(flushPrepare), LoopHandle.base(sweepTimer),
+                       LoopHandle.base(pacerWake), LoopHandle.base(interruptSignal)] {
+            LoopHandle.close(handle)
         }
     }
 

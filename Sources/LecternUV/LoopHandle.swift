@@ -12,10 +12,10 @@ import Glibc
 /// the close callback releases the owner and frees the memory. That callback
 /// is the only place either happens.
 ///
-/// Loop thread only.
-enum LoopHandle {
+/// Used by the daemon and by lectern-load. Loop thread only.
+public enum LoopHandle {
     /// Zeroed memory for one handle of type `H` (`uv_tcp_t`, `uv_check_t`, …).
-    static func allocate<H>(_ type: H.Type) -> UnsafeMutablePointer<H> {
+    public static func allocate<H>(_ type: H.Type) -> UnsafeMutablePointer<H> {
         guard let memory = calloc(1, MemoryLayout<H>.size) else {
             fatalError("out of memory allocating a \(H.self)")
         }
@@ -24,12 +24,12 @@ enum LoopHandle {
 
     /// Retains `owner` in the handle's `data` until the close callback.
     /// Call once, right after a successful `uv_*_init`.
-    static func bind<H>(_ handle: UnsafeMutablePointer<H>, to owner: AnyObject) {
+    public static func bind<H>(_ handle: UnsafeMutablePointer<H>, to owner: AnyObject) {
         base(handle).pointee.data = Unmanaged.passRetained(owner).toOpaque()
     }
 
     /// The owner bound to a handle, without changing its retain count.
-    static func owner<T: AnyObject>(of handle: UnsafeMutableRawPointer?, as type: T.Type) -> T? {
+    public static func owner<T: AnyObject>(of handle: UnsafeMutableRawPointer?, as type: T.Type) -> T? {
         guard let handle, let data = handle.assumingMemoryBound(to: uv_handle_t.self).pointee.data else {
             return nil
         }
@@ -39,7 +39,7 @@ enum LoopHandle {
     /// Starts closing the handle, once; the close callback frees it. Memory of
     /// a handle whose init failed (never bound, never given to libuv) is freed
     /// with ``free(_:)`` instead.
-    static func close<H>(_ handle: UnsafeMutablePointer<H>) {
+    public static func close<H>(_ handle: UnsafeMutablePointer<H>) {
         let h = base(handle)
         guard uv_is_closing(h) == 0 else { return }
         uv_close(h) { closed in
@@ -53,22 +53,22 @@ enum LoopHandle {
     }
 
     /// Frees a handle that libuv never took (its init failed).
-    static func free<H>(_ handle: UnsafeMutablePointer<H>) {
+    public static func free<H>(_ handle: UnsafeMutablePointer<H>) {
         Glibc.free(handle)
     }
 
     /// The `uv_handle_t *` view of any handle type.
-    static func base<H>(_ handle: UnsafeMutablePointer<H>) -> UnsafeMutablePointer<uv_handle_t> {
+    public static func base<H>(_ handle: UnsafeMutablePointer<H>) -> UnsafeMutablePointer<uv_handle_t> {
         UnsafeMutableRawPointer(handle).assumingMemoryBound(to: uv_handle_t.self)
     }
 
     /// The `uv_stream_t *` view of a stream handle (`uv_tcp_t`, `uv_pipe_t`).
-    static func stream<H>(_ handle: UnsafeMutablePointer<H>) -> UnsafeMutablePointer<uv_stream_t> {
+    public static func stream<H>(_ handle: UnsafeMutablePointer<H>) -> UnsafeMutablePointer<uv_stream_t> {
         UnsafeMutableRawPointer(handle).assumingMemoryBound(to: uv_stream_t.self)
     }
 
     /// libuv's name for an error code (`ECONNRESET`), for logs.
-    static func errorName(_ code: Int32) -> String {
+    public static func errorName(_ code: Int32) -> String {
         String(cString: uv_err_name(code))
     }
 }
