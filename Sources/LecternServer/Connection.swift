@@ -124,6 +124,16 @@ final class Connection {
         uv_read_stop(stream)
     }
 
+    /// Runs a deferred request again (its layout is now ready), then
+    /// resumes the requests that waited for it.
+    func redispatchDeferred(_ request: Request) {
+        guard isAwaitingReply else { return }
+        isAwaitingReply = false
+        guard !isClosing else { return }
+        server.dispatch(request, on: self)
+        resumeAfterDeferral()
+    }
+
     /// Delivers a deferred reply and resumes the requests that waited for it.
     func completeDeferredReply(_ result: Result<Reply, ProtocolError>, tag: String?) {
         guard isAwaitingReply else { return }
@@ -133,6 +143,10 @@ final class Connection {
         case .success(let value): reply(value, tag: tag)
         case .failure(let error): reply(error, tag: tag)
         }
+        resumeAfterDeferral()
+    }
+
+    private func resumeAfterDeferral() {
         processBufferedRequests()
         if !closesAfterOutput && !isAwaitingReply && !isClosing { startReading() }
     }

@@ -65,7 +65,7 @@ extension Document {
     /// geometry costs far more than looking it up.
     func highlightLines(_ sentence: Sentence, layout: TextLayout?, unit: OffsetUnit) -> [String] {
         guard let layout else { return [sentenceLine(sentence, unit: unit)] }
-        let key = HighlightKey(spec: layout.spec, sentence: sentence.number, unit: unit)
+        let key = HighlightKey(layout: ObjectIdentifier(layout), sentence: sentence.number, unit: unit)
         if let lines = highlightCache[key] { return lines }
         let lines = [
             sentenceLine(sentence, unit: unit),

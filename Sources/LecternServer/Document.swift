@@ -122,14 +122,18 @@ final class Document {
         shapedByFont[layout.spec.font] = layout.shaped
         if layoutsBySpec.count >= Document.maximumCachedLayouts, let victim = layoutsBySpec.keys.first {
             layoutsBySpec[victim] = nil
+            highlightCache.removeAll()
         }
         layoutsBySpec[layout.spec] = layout
     }
 }
 
-/// What a formatted highlight depends on besides the document.
+/// What a formatted highlight depends on besides the document: the layout
+/// (by identity: cheaper to hash than its spec; the cache is emptied whenever
+/// a layout leaves the document's cache, so an identity is never reused
+/// while its entries remain), the sentence and the unit.
 struct HighlightKey: Hashable {
-    let spec: LayoutSpec
+    let layout: ObjectIdentifier
     let sentence: Int
     let unit: OffsetUnit
 }

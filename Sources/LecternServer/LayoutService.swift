@@ -34,40 +34,30 @@ final class LayoutService {
         return layout
     }
 
-    /// Calls `body` with the layout of `document` for `spec`: at once when it
-    /// is cached or small, otherwise after computing it on the thread pool
-    /// (the connection's reply is deferred meanwhile).
-    func withLayout(
-        _ document: Document, spec: LayoutSpec, context: CommandContext,
-        _ body: @escaping (TextLayout) throws -> Reply
-    ) throws -> CommandOutcome {
-        if let layout = document.cachedLayout(for: spec) { return .reply(try body(layout)) }
-        guard document.text.utf16.count > Self.backgroundThreshold else {
-            return .reply(try body(layoutNow(document, spec: spec)))
-        }
+    /// The layout of `document` for `spec` if it can be had now: cached, or
+    /// small enough to lay out on the loop thread. Otherwise nil, and the
+    /// layout is computed on the thread pool; the request is then run again
+    /// once it is cached (``Connection/deferReply()`` and
+    /// ``Connection/redispatchDeferred(_:)``), so handlers never need to
+    /// keep their work in a closure for later.
+    func layoutOrDefer(_ document: Document, spec: LayoutSpec, context: CommandContext) -> TextLayout? {
+        if let layout = document.cachedLayout(for: spec) { return layout }
+        guard document.text.utf16.count > Self.backgroundThreshold else { return layoutNow(document, spec: spec) }
         let text = document.text.utf16
         let shaped = document.cachedShaping(for: spec.font)
         let attachments = document.layoutAttachments
         let revision = document.revision
         let shaper = self.shaper
         let connection = context.connection
-        let tag = context.request.tag
+        let request = context.request
         connection.deferReply()
         BackgroundWork.run(on: context.server.loop, {
             Self.compute(text: text, shaped: shaped, spec: spec, attachments: attachments, shaper: shaper)
         }, then: { layout in
             document.store(layout, computedAt: revision)
-            let result: Result<Reply, ProtocolError>
-            do {
-                result = .success(try body(layout))
-            } catch let error as ProtocolError {
-                result = .failure(error)
-            } catch {
-                result = .failure(ProtocolError(.arguments, "\(error)"))
-            }
-            connection.completeDeferredReply(result, tag: tag)
+            connection.redispatchDeferred(request)
         })
-        return .deferred
+        return nil
     }
 
     private static func compute(

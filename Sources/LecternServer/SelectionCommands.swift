@@ -37,7 +37,7 @@ extension Server {
                     })
                 }
                 guard let spec = context.connection.session.view(of: document) else { return .reply(reply(nil)) }
-                return try server.layouts.withLayout(document, spec: spec, context: context) { reply($0) }
+                return try context.withLayout(document, spec: spec) { reply($0) }
             }),
         Command(
             name: "CLEAR", syntax: "<id>", minimumArguments: 1, maximumArguments: 1,

@@ -25,7 +25,7 @@ extension Server {
                 let isDefault = try Wire.flag(context.request, "default")
                 context.connection.session.views[id] = ViewState(spec: spec)
                 if isDefault { document.defaultView = spec }
-                return try server.layouts.withLayout(document, spec: spec, context: context) { layout in
+                return try context.withLayout(document, spec: spec) { layout in
                     Reply("VIEW " + server.viewFacts(document, layout: layout))
                 }
             }),
@@ -225,14 +225,21 @@ extension Server {
 
 extension CommandContext {
     /// Runs `body` with the document named by the first argument and its
-    /// layout in this connection's view (`ERR NODOC`, `ERR NOVIEW`).
-    func withView(_ body: @escaping (Document, TextLayout) throws -> Reply) throws -> CommandOutcome {
+    /// layout in this connection's view (`ERR NODOC`, `ERR NOVIEW`); if the
+    /// layout has to be computed off the loop first, the request is run
+    /// again when it is ready (see ``LayoutService/layoutOrDefer(_:spec:context:)``).
+    func withView(_ body: (Document, TextLayout) throws -> Reply) throws -> CommandOutcome {
         let id = try Wire.documentID(arguments[0])
         let document = try server.documents.require(id)
         guard let spec = connection.session.view(of: document) else { throw LecternProtocolError.noView(id) }
-        return try server.layouts.withLayout(document, spec: spec, context: self) { layout in
-            try body(document, layout)
-        }
+        guard let layout = server.layouts.layoutOrDefer(document, spec: spec, context: self) else { return .deferred }
+        return .reply(try body(document, layout))
+    }
+
+    /// `body` with the layout of `document` for `spec` (see ``withView(_:)``).
+    func withLayout(_ document: Document, spec: LayoutSpec, _ body: (TextLayout) throws -> Reply) throws -> CommandOutcome {
+        guard let layout = server.layouts.layoutOrDefer(document, spec: spec, context: self) else { return .deferred }
+        return .reply(try body(layout))
     }
 }
 

@@ -77,9 +77,12 @@ enum Wire {
     /// unquoted everywhere, so they may hold nothing that needs quoting.
     static func documentID(_ text: String) throws -> String {
         let valid = !text.isEmpty && text.utf8.count <= maximumIDLength
-            && text.unicodeScalars.allSatisfy {
+            && text.utf8.allSatisfy {
                 switch $0 {
-                case "a"..."z", "A"..."Z", "0"..."9", "_", "-", ".", ":", "/": return true
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                    UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "-"),
+                    UInt8(ascii: "."), UInt8(ascii: ":"), UInt8(ascii: "/"):
+                    return true
                 default: return false
                 }
             }
