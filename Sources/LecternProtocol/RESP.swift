@@ -168,7 +168,7 @@ public enum RESP {
     }
 
     /// A non-negative or negative integer in ASCII, without a String.
-    static func appendDecimal(_ value: Int, into output: inout [UInt8]) {
+    public static func appendDecimal(_ value: Int, into output: inout [UInt8]) {
         if value < 0 { output.append(UInt8(ascii: "-")) }
         var magnitude = value.magnitude
         var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,

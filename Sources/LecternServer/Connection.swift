@@ -210,6 +210,12 @@ final class Connection {
     /// ahead instead of falling behind. Held events go out, newest only, once
     /// the output drains below the limit, and before any other event.
     func send(event: String, coalescingKey: Int? = nil) {
+        send(event: Array(event.utf8), coalescingKey: coalescingKey)
+    }
+
+    /// ``send(event:coalescingKey:)`` for an event line already in bytes
+    /// (the typewriter's ticks, built without going through String).
+    func send(event: [UInt8], coalescingKey: Int? = nil) {
         guard !isClosing else { return }
         if let key = coalescingKey, pendingOutputBytes > server.configuration.outputSoftLimit {
             if heldEvents.updateValue(event, forKey: key) == nil { heldEventOrder.append(key) }
@@ -224,13 +230,18 @@ final class Connection {
     /// An event as this connection reads them: a `! …` line; for Redis
     /// clients a pub/sub-style `message` array (RESP2) or push (RESP3) of
     /// the document id and the event line.
-    private func encode(event: String) {
+    private func encode(event: [UInt8]) {
         guard session.speaksRESP else {
-            ReplyEncoder.event(event, into: &output)
+            output.append(UInt8(ascii: "!"))
+            output.append(UInt8(ascii: " "))
+            output.append(contentsOf: event)
+            output.append(0x0D)
+            output.append(0x0A)
             return
         }
-        let words = event.split(separator: " ", maxSplits: 2)
-        let document = words.count > 1 ? String(words[1]) : ""
+        // The document id is the event's second word.
+        let words = event.split(separator: UInt8(ascii: " "), maxSplits: 2, omittingEmptySubsequences: false)
+        let document = words.count > 1 ? Array(words[1]) : []
         RESP.header(UInt8(ascii: session.respVersion >= 3 ? ">" : "*"), count: 3, into: &output)
         RESP.bulkString("message", into: &output)
         RESP.bulkString(document, into: &output)
@@ -238,7 +249,7 @@ final class Connection {
     }
 
     /// Latest held-back event per coalescing key, and the keys in first-held order.
-    private var heldEvents: [Int: String] = [:]
+    private var heldEvents: [Int: [UInt8]] = [:]
     private var heldEventOrder: [Int] = []
 
     private func releaseHeldEvents() {

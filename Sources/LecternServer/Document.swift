@@ -33,7 +33,11 @@ final class Document {
     private(set) var attachments: [DocumentAttachment] = []
     /// The view used by connections that have not set their own (set with
     /// `VIEW … default=yes`): stateless clients can then TAP straight away.
-    var defaultView: LayoutSpec?
+    var defaultView: LayoutSpec? {
+        didSet { defaultViewGeneration &+= 1 }
+    }
+    /// Bumped when ``defaultView`` changes (for caches of a view's layout).
+    private(set) var defaultViewGeneration = 0
     /// Connections watching, by connection id.
     var watchers: [UInt64: Connection] = [:]
     /// Each connection's selected sentence numbers (SELECT), by connection

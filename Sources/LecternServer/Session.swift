@@ -28,7 +28,12 @@ final class Session {
     /// The unit every offset and range on this connection is counted in.
     var unit: OffsetUnit = .utf16
     /// Views by document id.
-    var views: [String: ViewState] = [:]
+    var views: [String: ViewState] = [:] {
+        didSet { viewGeneration &+= 1 }
+    }
+    /// Bumped on every change of ``views``, so caches of a view's layout
+    /// (typewriter streams keep one) know when to look again.
+    private(set) var viewGeneration = 0
     /// This connection's view of `document`: its own (VIEW), or else the
     /// document's default view (VIEW … default=yes), or none.
     func view(of document: Document) -> LayoutSpec? {

@@ -1,6 +1,7 @@
 // TypewriterScheduler.swift: every typewriter stream on one timer, on absolute time.
 
 import CUV
+import LecternProtocol
 import LecternUV
 import LecternLayout
 import LecternText
@@ -22,7 +23,9 @@ import LecternText
 final class TypewriterScheduler {
     unowned let server: Server
     private let timer: UnsafeMutablePointer<uv_timer_t>
-    private var heap = DeadlineHeap<(stream: TypewriterStream, generation: Int)>()
+    /// Stream ids and generations, not references: entries move around the
+    /// heap constantly, and plain integers move without reference counting.
+    private var heap = DeadlineHeap<(stream: Int, generation: Int)>()
     private(set) var streams: [Int: TypewriterStream] = [:]
     private var nextStreamID = 1
     /// Deadline the timer is armed for, if any.
@@ -125,7 +128,7 @@ final class TypewriterScheduler {
     }
 
     private func enqueue(_ stream: TypewriterStream) {
-        heap.push((stream, stream.generation), at: stream.nextDeadline)
+        heap.push((stream.id, stream.generation), at: stream.nextDeadline)
         arm()
     }
 
@@ -149,8 +152,7 @@ final class TypewriterScheduler {
         armedDeadline = nil
         let current = now
         while let entry = heap.popDue(now: current) {
-            let stream = entry.value.stream
-            guard entry.value.generation == stream.generation, streams[stream.id] != nil else { continue }
+            guard let stream = streams[entry.value.stream], entry.value.generation == stream.generation else { continue }
             advance(stream)
         }
         arm()
@@ -183,13 +185,30 @@ final class TypewriterScheduler {
     private func sendTick(_ stream: TypewriterStream) {
         let document = stream.document
         let connection = stream.connection
-        let session = connection.session
-        let unit = session.unit
+        let unit = connection.session.unit
         let end = stream.revealedEnd
         let sentence = document.sentences.sentence(containing: max(0, end - 1))?.number ?? 0
-        var line = "TICK \(document.id) stream=\(stream.id) end=\(document.wireOffset(end, unit: unit)) graphemes=\(stream.position) total=\(document.text.indexMap.length(in: unit)) sentence=\(sentence)"
-        let layout = session.view(of: document).map { server.layouts.layoutNow(document, spec: $0) }
-        if let layout { line += " caret=\(Wire.rect(layout.caretRect(at: end)))" }
+        // Built as bytes: a daemon with thousands of streams sends a tick
+        // for each of them every few dozen milliseconds.
+        var line: [UInt8] = []
+        line.reserveCapacity(128)
+        line.append(contentsOf: "TICK ".utf8)
+        line.append(contentsOf: document.id.utf8)
+        line.append(contentsOf: " stream=".utf8)
+        RESP.appendDecimal(stream.id, into: &line)
+        line.append(contentsOf: " end=".utf8)
+        RESP.appendDecimal(document.wireOffset(end, unit: unit), into: &line)
+        line.append(contentsOf: " graphemes=".utf8)
+        RESP.appendDecimal(stream.position, into: &line)
+        line.append(contentsOf: " total=".utf8)
+        RESP.appendDecimal(document.text.indexMap.length(in: unit), into: &line)
+        line.append(contentsOf: " sentence=".utf8)
+        RESP.appendDecimal(sentence, into: &line)
+        let layout = self.layout(for: stream)
+        if let layout {
+            line.append(contentsOf: " caret=".utf8)
+            line.append(contentsOf: Wire.rect(layout.caretRect(at: end)).utf8)
+        }
         connection.send(event: line, coalescingKey: stream.id)
         ticksSent += 1
         if stream.follow && sentence != stream.lastSentence && end > 0 {
@@ -199,5 +218,25 @@ final class TypewriterScheduler {
             connection.send(event: event)
         }
         stream.lastSentence = sentence
+    }
+
+    /// The layout of the stream's connection's view of its document, if it
+    /// has one; remembered by the stream until the view or the document
+    /// changes, so that a tick does not look it up again.
+    private func layout(for stream: TypewriterStream) -> TextLayout? {
+        let session = stream.connection.session
+        let document = stream.document
+        if let cached = stream.cachedLayout, stream.cachedLayoutRevision == document.revision,
+            stream.cachedViewGeneration == session.viewGeneration,
+            stream.cachedDefaultViewGeneration == document.defaultViewGeneration
+        {
+            return cached.layout
+        }
+        let layout = session.view(of: document).map { server.layouts.layoutNow(document, spec: $0) }
+        stream.cachedLayout = .init(layout: layout)
+        stream.cachedLayoutRevision = document.revision
+        stream.cachedViewGeneration = session.viewGeneration
+        stream.cachedDefaultViewGeneration = document.defaultViewGeneration
+        return layout
     }
 }
