@@ -141,16 +141,21 @@ final class TypewriterScheduler {
         // stale clock would fire early. Never 0 ms from a timer callback
         // (libuv 1.44 busy-loops on that).
         uv_update_time(server.loop)
-        let delay = max(1, (earliest - now).rounded(.up))
+        let delay = max(1, (earliest - Self.earlyTolerance - now).rounded(.up))
         armedDeadline = earliest
         uv_timer_start(timer, { handle in
             LoopHandle.owner(of: handle, as: TypewriterScheduler.self)?.fire()
         }, UInt64(delay), 0)
     }
 
+    /// libuv's timers count whole milliseconds, so a tick would be up to a
+    /// millisecond late on average; ticks due within half a millisecond are
+    /// sent now instead, which centres the error on zero.
+    static let earlyTolerance = 0.5
+
     private func fire() {
         armedDeadline = nil
-        let current = now
+        let current = now + Self.earlyTolerance
         while let entry = heap.popDue(now: current) {
             guard let stream = streams[entry.value.stream], entry.value.generation == stream.generation else { continue }
             advance(stream)
