@@ -4,6 +4,12 @@ import LecternLayout
 import LecternProtocol
 import LecternText
 
+/// What makes two watchers' copies of an event differ.
+private struct EventVariant: Hashable {
+    let unit: OffsetUnit
+    let spec: LayoutSpec?
+}
+
 extension Server {
     /// Commands for reading together.
     static let watchCommands: [Command] = [
@@ -44,29 +50,33 @@ extension Server {
         _ document: Document, from origin: Connection?, range: Range<Int>?, _ describe: (OffsetUnit) -> String
     ) {
         guard !document.watchers.isEmpty else { return }
+        // Watchers sharing a unit and a view get the very same bytes:
+        // each distinct event line is made once.
         var texts: [OffsetUnit: String] = [:]
         var geometry: [LayoutSpec: String] = [:]
+        var lines: [EventVariant: [UInt8]] = [:]
         for watcher in document.watchers.values where watcher !== origin {
             let unit = watcher.session.unit
-            var line: String
-            if let text = texts[unit] {
-                line = text
-            } else {
-                line = describe(unit)
-                texts[unit] = line
+            let spec = range == nil ? nil : watcher.session.view(of: document)
+            let variant = EventVariant(unit: unit, spec: spec)
+            if let bytes = lines[variant] {
+                watcher.send(event: bytes)
+                continue
             }
-            if let range, let spec = watcher.session.view(of: document) {
-                if let fields = geometry[spec] {
-                    line += " " + fields
-                } else {
-                    let fields = Document.geometryFields(range, layout: layouts.layoutNow(document, spec: spec))
-                    geometry[spec] = fields
-                    line += " " + fields
-                }
+            var line = texts[unit] ?? describe(unit)
+            texts[unit] = line
+            if let range, let spec {
+                let fields = geometry[spec]
+                    ?? Document.geometryFields(range, layout: layouts.layoutNow(document, spec: spec))
+                geometry[spec] = fields
+                line += " " + fields
             }
-            watcher.send(event: line)
+            let bytes = Array(line.utf8)
+            lines[variant] = bytes
+            watcher.send(event: bytes)
         }
     }
+
 
     /// After a document's text or attachments changed: selections of its
     /// old sentences are dropped, watchers get `! CHANGED`.
