@@ -161,6 +161,7 @@ public final class Server {
         sigaddset(&stopSignals, SIGINT)
         sigaddset(&stopSignals, SIGTERM)
         pthread_sigmask(SIG_UNBLOCK, &stopSignals, nil)
+        raiseOpenFileLimit()
         for number in [SIGINT, SIGTERM] {
             let handle = LoopHandle.allocate(uv_signal_t.self)
             uv_signal_init(loop, handle)
@@ -185,6 +186,27 @@ public final class Server {
         if !access.isRequired && !SocketAddress.isLoopback(host: configuration.host) {
             Log.warning("UNPROTECTED", [
                 "message": "listening on \(configuration.host), reachable from other machines, WITHOUT a token: anyone who can connect can read and change every document. Set --auth-token-file or LECTERN_AUTH_TOKEN, or bind 127.0.0.1",
+            ])
+        }
+    }
+
+    /// Every connection is a file descriptor: raise the soft limit on open
+    /// files (often 1024) toward what `--max-connections` needs, as Redis
+    /// does, and say so if the hard limit does not allow it.
+    private func raiseOpenFileLimit() {
+        let needed = rlim_t(configuration.maximumConnections + 128)
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < needed else { return }
+        let wanted = min(needed, limit.rlim_max)
+        var raised = limit
+        raised.rlim_cur = wanted
+        if wanted > limit.rlim_cur, setrlimit(Int32(RLIMIT_NOFILE.rawValue), &raised) == 0 {
+            limit = raised
+        }
+        if limit.rlim_cur < needed {
+            Log.warning("open_file_limit", [
+                "limit": limit.rlim_cur, "needed": needed,
+                "message": "fewer open files allowed than --max-connections needs; connections past the limit will be refused by the system (raise ulimit -n)",
             ])
         }
     }
