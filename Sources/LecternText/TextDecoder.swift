@@ -95,14 +95,16 @@ enum TextDecoder {
 
         /// The fast path: copies printable ASCII and three-byte simple scalars
         /// (after a simple scalar, each starts its own cluster) up to the next
-        /// breadcrumb; returns the byte offset where it stopped.
+        /// breadcrumb; returns the byte offset where it stopped. Anything else
+        /// (line feeds, two- and four-byte sequences, E0 leads, ill-formed
+        /// bytes) stops it and goes through the careful path.
         @inline(__always)
         mutating func copySimpleRun(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int,
                                     into out: UnsafeMutableBufferPointer<UInt16>,
                                     flags: UnsafeBufferPointer<UInt8>) -> Int {
             let count = bytes.count
             let stop = breadcrumbs.nextBreadcrumb
-            var i = start, unit = o, last = previous
+            var i = start, unit = o
             // Eight printable ASCII bytes at a time (no byte ≥ 0x80 or < 0x20).
             if let base = UnsafeRawPointer(bytes.baseAddress) {
                 while unit + 8 <= stop, i + 8 <= count {
@@ -110,38 +112,46 @@ enum TextDecoder {
                     let high: UInt64 = 0x8080_8080_8080_8080
                     guard word & high == 0, (word &- 0x2020_2020_2020_2020) & ~word & high == 0 else { break }
                     for k in 0..<8 { out[unit + k] = UInt16(truncatingIfNeeded: word >> (8 * UInt64(k))) & 0xFF }
-                    last = UInt32(truncatingIfNeeded: word >> 56)
                     unit += 8
                     i += 8
                 }
             }
-            while unit < stop, i < count {
-                let lead = bytes[i]
-                if lead >= 0x20 && lead < 0x7F {
-                    out[unit] = UInt16(lead)
-                    last = UInt32(lead)
-                    unit += 1
-                    i += 1
-                    continue
-                }
-                // E1–EC need no range checks beyond 80–BF (Table 3-7).
-                guard lead >= 0xE1, lead <= 0xEC, i + 2 < count else { break }
-                let c1 = bytes[i + 1], c2 = bytes[i + 2]
-                guard c1 & 0xC0 == 0x80, c2 & 0xC0 == 0x80 else { break }
-                let scalar = UInt32(lead & 0x0F) << 12 | UInt32(c1 & 0x3F) << 6 | UInt32(c2 & 0x3F)
-                // Hangul syllables and Han ideographs by range (no table load).
-                let simple = (0xAC00...0xD7A3).contains(scalar) || (0x4E00...0x9FFF).contains(scalar)
-                    || flags[Int(scalar)] & UnitClassTable.simple != 0
-                guard simple else { break }
+            // One scalar per step, printable ASCII or a simple three-byte
+            // scalar. Korean and Chinese text alternate between the two every
+            // few units, so a branch on the lead byte would mispredict at
+            // almost every word: the step is computed instead (a lead below
+            // 0x80 is one byte; any other lead that passes the checks is
+            // three), and the only branch leaves the loop. Needs three
+            // readable bytes.
+            while unit < stop, i &+ 2 < count {
+                let lead = bytes[i], c1 = bytes[i &+ 1], c2 = bytes[i &+ 2]
+                let wide = UInt32(lead >> 7)                   // 1 for a multi-byte lead
+                let threeByteScalar = UInt32(lead & 0x0F) << 12 | UInt32(c1 & 0x3F) << 6 | UInt32(c2 & 0x3F)
+                let scalar = UInt32(lead) ^ ((threeByteScalar ^ UInt32(lead)) & (0 &- wide))
+                // Three bytes E1–EF 80–BF 80–BF are well-formed (Table 3-7)
+                // except ED A0–BF xx, surrogates, which the table below does
+                // not mark simple; E0 (overlong forms) is left to the careful
+                // path. Every ASCII unit is marked simple, but only printable
+                // ones may skip the paragraph and CR LF checks.
+                let sequence = UInt32(lead) << 16 | UInt32(c1) << 8 | UInt32(c2)
+                let threeByte = (sequence & 0xF0C0C0 == 0xE08080 ? 1 : 0) & (lead != 0xE0 ? 1 : 0)
+                let printable = lead &- 0x20 < 0x5F ? 1 : 0
+                let simple = flags[Int(scalar)] & UnitClassTable.simple != 0 ? 1 : 0
+                guard (printable | threeByte) & simple != 0 else { break }
                 out[unit] = UInt16(truncatingIfNeeded: scalar)
-                last = scalar
+                unit &+= 1
+                i &+= 1 &+ 2 &* Int(wide)
+            }
+            // Fewer than three bytes left: printable ASCII one byte at a time.
+            while unit < stop, i < count, bytes[i] &- 0x20 < 0x5F {
+                out[unit] = UInt16(bytes[i])
                 unit += 1
-                i += 3
+                i += 1
             }
             if unit > o {
                 if o - clusterStart > 1 { clusters.append(start: clusterStart, end: o) }
                 clusterStart = unit - 1
-                previous = last
+                previous = UInt32(out[unit - 1])
                 recognizerBehind = true
                 o = unit
             }
