@@ -19,20 +19,32 @@ struct QuotationSpans {
          includeQuotations: Bool) {
         var openers: [Int] = []
         var expectedClosers: [UInt16] = []
-        for i in range {
-            let u = text[i]
+        var i = range.lowerBound
+        let end = range.upperBound
+        while i < end {
+            // Brackets and quotation marks are rare: skip four units at a
+            // time while none of them is one (as the paragraph scan does).
+            while i + 4 <= end,
+                  (flags[Int(text[i])] | flags[Int(text[i + 1])] | flags[Int(text[i + 2])]
+                      | flags[Int(text[i + 3])]) & UnitClassTable.pairing == 0 {
+                i += 4
+            }
+            guard i < end else { break }
+            let position = i
+            let u = text[position]
+            i += 1
             if flags[Int(u)] & UnitClassTable.pairing == 0 { continue }
             if let expected = expectedClosers.last, u == expected, let opener = openers.last {
                 expectedClosers.removeLast()
                 openers.removeLast()
                 if openers.isEmpty {
                     opens.append(opener)
-                    closes.append(i)
+                    closes.append(position)
                 }
                 continue
             }
             if let closer = Self.closer(for: u, includeQuotations: includeQuotations) {
-                openers.append(i)
+                openers.append(position)
                 expectedClosers.append(closer)
             }
         }
