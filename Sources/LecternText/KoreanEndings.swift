@@ -63,7 +63,9 @@ enum KoreanEndings {
     /// Whether the word starting at `start` continues the clause before it
     /// (하며, 해도, 보니, 싶다, 라고, 않다 …) rather than starting a sentence.
     static func continuesClause(_ text: UnsafeBufferPointer<UInt16>, at start: Int, limit: Int) -> Bool {
-        guard start < limit, continuationInitials.contains(text[start]) else { return false }
+        guard start < limit,
+              UnitClassTable.flags[Int(text[start])] & UnitClassTable.koreanContinuationInitial != 0
+        else { return false }
         var end = start
         while end < limit, CharacterClass.isHangulSyllable(text[end]) { end += 1 }
         let length = end - start
@@ -100,8 +102,9 @@ enum KoreanEndings {
         "말", "주셨", "주세", "주었", "줬", "드렸", "드려", "드릴", "놓", "놨",
     ].map { Array($0.utf16) }
 
-    /// The first syllables of all continuations, for a quick rejection.
-    private static let continuationInitials: Set<UInt16> = Set((continuations + wholeWordContinuations).compactMap(\.first))
+    /// The first syllables of all continuations, for a quick rejection
+    /// (through ``UnitClassTable/koreanContinuationInitial``).
+    static let continuationInitials: Set<UInt16> = Set((continuations + wholeWordContinuations).compactMap(\.first))
 
     /// Whole words that continue the clause: 고, 며, 할, 한, 함.
     private static let wholeWordContinuations: [[UInt16]] = ["고", "며", "할", "한", "함", "마"].map { Array($0.utf16) }

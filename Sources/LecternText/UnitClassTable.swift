@@ -16,6 +16,9 @@ enum UnitClassTable {
     /// What a Korean sentence-final word can end with: a final syllable
     /// (다, 요, …) or a trailing decoration (ㅋ, ~, emoji).
     static let koreanWordEnd: UInt8 = 32
+    /// The first syllable of a word that may continue a Korean clause
+    /// (하, 했, 라, 보 …; see ``KoreanEndings/continuesClause(_:at:limit:)``).
+    static let koreanContinuationInitial: UInt8 = 64
 
     /// The flags of each code unit, in memory that lives as long as the
     /// process (never mutated after it is built), so hot loops index it
@@ -35,6 +38,7 @@ enum UnitClassTable {
         if CharacterClass.isLineSeparator(u) { flags |= lineSeparator }
         if value < 0x80 || TextDecoder.isSimple(UInt32(value)) { flags |= simple }
         if KoreanEndings.isFinalSyllable(u) || KoreanEndings.isTrailer(u) { flags |= koreanWordEnd }
+        if KoreanEndings.continuationInitials.contains(u) { flags |= koreanContinuationInitial }
         return flags
         }
     }
