@@ -116,31 +116,38 @@ enum TextDecoder {
                     i += 8
                 }
             }
-            // One scalar per step, printable ASCII or a simple three-byte
-            // scalar. Korean and Chinese text alternate between the two every
-            // few units, so a branch on the lead byte would mispredict at
-            // almost every word: the step is computed instead (a lead below
-            // 0x80 is one byte; any other lead that passes the checks is
-            // three), and the only branch leaves the loop. Needs three
-            // readable bytes.
+            // Printable ASCII and simple three-byte scalars, mixed. Korean and
+            // Chinese text alternate between the two every few units, so a
+            // branch on the lead byte would mispredict at almost every word:
+            // each step is computed instead (a lead below 0x80 is one byte,
+            // any other that passes the checks three), and the only branch
+            // leaves the loop. The loop is then bound by the chain from one
+            // lead byte to the next; two scalars per iteration shorten it,
+            // the second lead being taken from a word already loaded.
+            if let base = UnsafeRawPointer(bytes.baseAddress) {
+                while unit &+ 2 <= stop, i &+ 8 <= count {
+                    let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+                    let lead0 = UInt8(truncatingIfNeeded: word)
+                    let step0 = 1 &+ 2 &* Int(lead0 >> 7)
+                    let lead1 = UInt8(truncatingIfNeeded: word >> UInt64(8 &* step0))
+                    let first = Self.fastScalar(bytes, at: i, lead: lead0, flags: flags)
+                    let second = Self.fastScalar(bytes, at: i &+ step0, lead: lead1, flags: flags)
+                    guard (first.fast ? 1 : 0) & (second.fast ? 1 : 0) != 0 else { break }
+                    out[unit] = UInt16(truncatingIfNeeded: first.scalar)
+                    out[unit &+ 1] = UInt16(truncatingIfNeeded: second.scalar)
+                    unit &+= 2
+                    i &+= step0 &+ 1 &+ 2 &* Int(lead1 >> 7)
+                }
+            }
+            // Then one at a time, up to the breadcrumb or the first scalar
+            // that is not for the fast path.
             while unit < stop, i &+ 2 < count {
-                let lead = bytes[i], c1 = bytes[i &+ 1], c2 = bytes[i &+ 2]
-                let wide = UInt32(lead >> 7)                   // 1 for a multi-byte lead
-                let threeByteScalar = UInt32(lead & 0x0F) << 12 | UInt32(c1 & 0x3F) << 6 | UInt32(c2 & 0x3F)
-                let scalar = UInt32(lead) ^ ((threeByteScalar ^ UInt32(lead)) & (0 &- wide))
-                // Three bytes E1–EF 80–BF 80–BF are well-formed (Table 3-7)
-                // except ED A0–BF xx, surrogates, which the table below does
-                // not mark simple; E0 (overlong forms) is left to the careful
-                // path. Every ASCII unit is marked simple, but only printable
-                // ones may skip the paragraph and CR LF checks.
-                let sequence = UInt32(lead) << 16 | UInt32(c1) << 8 | UInt32(c2)
-                let threeByte = (sequence & 0xF0C0C0 == 0xE08080 ? 1 : 0) & (lead != 0xE0 ? 1 : 0)
-                let printable = lead &- 0x20 < 0x5F ? 1 : 0
-                let simple = flags[Int(scalar)] & UnitClassTable.simple != 0 ? 1 : 0
-                guard (printable | threeByte) & simple != 0 else { break }
-                out[unit] = UInt16(truncatingIfNeeded: scalar)
+                let lead = bytes[i]
+                let next = Self.fastScalar(bytes, at: i, lead: lead, flags: flags)
+                guard next.fast else { break }
+                out[unit] = UInt16(truncatingIfNeeded: next.scalar)
                 unit &+= 1
-                i &+= 1 &+ 2 &* Int(wide)
+                i &+= 1 &+ 2 &* Int(lead >> 7)
             }
             // Fewer than three bytes left: printable ASCII one byte at a time.
             while unit < stop, i < count, bytes[i] &- 0x20 < 0x5F {
@@ -156,6 +163,29 @@ enum TextDecoder {
                 o = unit
             }
             return i
+        }
+
+        /// The scalar starting at `i`, whose lead byte is `lead`, and whether
+        /// it may take the fast path: printable ASCII (one byte), or a
+        /// simple scalar in three bytes. Computed without branches; reads
+        /// `bytes[i + 1]` and `bytes[i + 2]`, which must exist.
+        @inline(__always)
+        static func fastScalar(_ bytes: UnsafeBufferPointer<UInt8>, at i: Int, lead: UInt8,
+                               flags: UnsafeBufferPointer<UInt8>) -> (scalar: UInt32, fast: Bool) {
+            let c1 = bytes[i &+ 1], c2 = bytes[i &+ 2]
+            let wide = UInt32(lead >> 7)                   // 1 for a multi-byte lead
+            let threeByteScalar = UInt32(lead & 0x0F) << 12 | UInt32(c1 & 0x3F) << 6 | UInt32(c2 & 0x3F)
+            let scalar = UInt32(lead) ^ ((threeByteScalar ^ UInt32(lead)) & (0 &- wide))
+            // Three bytes E1–EF 80–BF 80–BF are well-formed (Table 3-7)
+            // except ED A0–BF xx, surrogates, which the table does not mark
+            // simple; E0 (overlong forms) is left to the careful path. Every
+            // ASCII unit is marked simple, but only printable ones may skip
+            // the paragraph and CR LF checks.
+            let sequence = UInt32(lead) << 16 | UInt32(c1) << 8 | UInt32(c2)
+            let threeByte = (sequence & 0xF0C0C0 == 0xE08080 ? 1 : 0) & (lead != 0xE0 ? 1 : 0)
+            let printable = lead &- 0x20 < 0x5F ? 1 : 0
+            let simple = flags[Int(scalar)] & UnitClassTable.simple != 0 ? 1 : 0
+            return (scalar, (printable | threeByte) & simple != 0)
         }
 
         /// Notes a grapheme boundary (or not) before `scalar`, about to be
