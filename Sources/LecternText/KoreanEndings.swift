@@ -62,10 +62,12 @@ enum KoreanEndings {
 
     /// Whether the word starting at `start` continues the clause before it
     /// (하며, 해도, 보니, 싶다, 라고, 않다 …) rather than starting a sentence.
-    static func continuesClause(_ text: UnsafeBufferPointer<UInt16>, at start: Int, limit: Int) -> Bool {
-        guard start < limit,
-              UnitClassTable.flags[Int(text[start])] & UnitClassTable.koreanContinuationInitial != 0
-        else { return false }
+    /// `flags` is ``UnitClassTable/flags`` (passed in: the hot callers hold it).
+    static func continuesClause(_ text: UnsafeBufferPointer<UInt16>, at start: Int, limit: Int,
+                                flags: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard start < limit, flags[Int(text[start])] & UnitClassTable.koreanContinuationInitial != 0 else {
+            return false
+        }
         var end = start
         while end < limit, CharacterClass.isHangulSyllable(text[end]) { end += 1 }
         let length = end - start

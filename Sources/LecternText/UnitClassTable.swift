@@ -17,7 +17,7 @@ enum UnitClassTable {
     /// (다, 요, …) or a trailing decoration (ㅋ, ~, emoji).
     static let koreanWordEnd: UInt8 = 32
     /// The first syllable of a word that may continue a Korean clause
-    /// (하, 했, 라, 보 …; see ``KoreanEndings/continuesClause(_:at:limit:)``).
+    /// (하, 했, 라, 보 …; see ``KoreanEndings/continuesClause(_:at:limit:flags:)``).
     static let koreanContinuationInitial: UInt8 = 64
 
     /// The flags of each code unit, in memory that lives as long as the
