@@ -176,16 +176,15 @@ enum TextDecoder {
             let wide = UInt32(lead >> 7)                   // 1 for a multi-byte lead
             let threeByteScalar = UInt32(lead & 0x0F) << 12 | UInt32(c1 & 0x3F) << 6 | UInt32(c2 & 0x3F)
             let scalar = UInt32(lead) ^ ((threeByteScalar ^ UInt32(lead)) & (0 &- wide))
-            // Three bytes E1–EF 80–BF 80–BF are well-formed (Table 3-7)
-            // except ED A0–BF xx, surrogates, which the table does not mark
-            // simple; E0 (overlong forms) is left to the careful path. Every
-            // ASCII unit is marked simple, but only printable ones may skip
-            // the paragraph and CR LF checks.
+            // Three bytes E0–EF 80–BF 80–BF are well-formed (Table 3-7)
+            // except ED A0–BF xx (surrogates) and E0 80–9F xx (overlong,
+            // below U+0800), neither of which the table marks for the fast
+            // path; nor does it mark ASCII controls (line feeds end
+            // paragraphs, CR LF is one cluster): the careful path takes them.
             let sequence = UInt32(lead) << 16 | UInt32(c1) << 8 | UInt32(c2)
-            let threeByte = (sequence & 0xF0C0C0 == 0xE08080 ? 1 : 0) & (lead != 0xE0 ? 1 : 0)
-            let printable = lead &- 0x20 < 0x5F ? 1 : 0
-            let simple = flags[Int(scalar)] & UnitClassTable.simple != 0 ? 1 : 0
-            return (scalar, (printable | threeByte) & simple != 0)
+            let wellFormed = (1 &- wide) | (sequence & 0xF0C0C0 == 0xE08080 ? 1 : 0)
+            let fast = UInt32(flags[Int(scalar)] >> 7)      // UnitClassTable.decoderFastPath
+            return (scalar, wellFormed & fast != 0)
         }
 
         /// Notes a grapheme boundary (or not) before `scalar`, about to be

@@ -19,6 +19,11 @@ enum UnitClassTable {
     /// The first syllable of a word that may continue a Korean clause
     /// (하, 했, 라, 보 …; see ``KoreanEndings/continuesClause(_:at:limit:flags:)``).
     static let koreanContinuationInitial: UInt8 = 64
+    /// What the decoder's fast path may copy: printable ASCII, and simple
+    /// scalars from U+1000 (written in three bytes with a lead E1–EF; none
+    /// below U+1000 is, so an overlong or garbled sequence that computes to
+    /// such a value is never taken). See ``TextDecoder``.
+    static let decoderFastPath: UInt8 = 128
 
     /// The flags of each code unit, in memory that lives as long as the
     /// process (never mutated after it is built), so hot loops index it
@@ -39,6 +44,9 @@ enum UnitClassTable {
         if value < 0x80 || TextDecoder.isSimple(UInt32(value)) { flags |= simple }
         if KoreanEndings.isFinalSyllable(u) || KoreanEndings.isTrailer(u) { flags |= koreanWordEnd }
         if KoreanEndings.continuationInitials.contains(u) { flags |= koreanContinuationInitial }
+        if (0x20...0x7E).contains(value) || (value >= 0x1000 && TextDecoder.isSimple(UInt32(value))) {
+            flags |= decoderFastPath
+        }
         return flags
         }
     }
