@@ -130,18 +130,29 @@ enum CharacterClass {
     @inline(__always)
     static func isLowercase(_ c: UInt32) -> Bool {
         if c < 0x80 { return c >= 0x61 && c <= 0x7A }
+        if isHangulOrHan(c) { return false }
         return lc_is_lowercase(c) != 0
     }
 
     @inline(__always)
     static func isUppercase(_ c: UInt32) -> Bool {
         if c < 0x80 { return c >= 0x41 && c <= 0x5A }
+        if isHangulOrHan(c) { return false }
         return lc_is_uppercase(c) != 0
     }
 
     @inline(__always)
     static func isLetter(_ c: UInt32) -> Bool {
         if c < 0x80 { return (c | 0x20) >= 0x61 && (c | 0x20) <= 0x7A }
+        if isHangulOrHan(c) { return true }
         return lc_is_alphabetic(c) != 0
+    }
+
+    /// Hangul syllables and CJK Unified Ideographs: all assigned, all
+    /// letters (Lo, so Alphabetic) and caseless, answered without asking ICU
+    /// (Korean and Chinese text asks about little else).
+    @inline(__always)
+    private static func isHangulOrHan(_ c: UInt32) -> Bool {
+        (c >= 0xAC00 && c <= 0xD7A3) || (c >= 0x4E00 && c <= 0x9FFF)
     }
 }

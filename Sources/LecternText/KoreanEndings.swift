@@ -62,8 +62,12 @@ enum KoreanEndings {
 
     /// Whether the word starting at `start` continues the clause before it
     /// (하며, 해도, 보니, 싶다, 라고, 않다 …) rather than starting a sentence.
-    static func continuesClause(_ text: UnsafeBufferPointer<UInt16>, at start: Int, limit: Int) -> Bool {
-        guard start < limit, continuationInitials.contains(text[start]) else { return false }
+    /// `flags` is ``UnitClassTable/flags`` (passed in: the hot callers hold it).
+    static func continuesClause(_ text: UnsafeBufferPointer<UInt16>, at start: Int, limit: Int,
+                                flags: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard start < limit, flags[Int(text[start])] & UnitClassTable.koreanContinuationInitial != 0 else {
+            return false
+        }
         var end = start
         while end < limit, CharacterClass.isHangulSyllable(text[end]) { end += 1 }
         let length = end - start
@@ -100,8 +104,9 @@ enum KoreanEndings {
         "말", "주셨", "주세", "주었", "줬", "드렸", "드려", "드릴", "놓", "놨",
     ].map { Array($0.utf16) }
 
-    /// The first syllables of all continuations, for a quick rejection.
-    private static let continuationInitials: Set<UInt16> = Set((continuations + wholeWordContinuations).compactMap(\.first))
+    /// The first syllables of all continuations, for a quick rejection
+    /// (through ``UnitClassTable/koreanContinuationInitial``).
+    static let continuationInitials: Set<UInt16> = Set((continuations + wholeWordContinuations).compactMap(\.first))
 
     /// Whole words that continue the clause: 고, 며, 할, 한, 함.
     private static let wholeWordContinuations: [[UInt16]] = ["고", "며", "할", "한", "함", "마"].map { Array($0.utf16) }
@@ -118,20 +123,23 @@ enum KoreanEndings {
     /// Discourse fillers that hold the floor: 말이야, 말이죠, 있잖아.
     private static let fillers: [[UInt16]] = ["말이야", "말이죠", "있잖아"].map { Array($0.utf16) }
 
+    // The syllable lists below are a few entries each: arrays, searched
+    // linearly, are quicker to ask than sets, which hash every question.
+
     /// 데 고 서 며 면 만 까 게 에 이
-    private static let openEndings: Set<UInt16> = [0xB370, 0xACE0, 0xC11C, 0xBA70, 0xBA74, 0xB9CC, 0xAE4C, 0xAC8C, 0xC5D0, 0xC774]
+    private static let openEndings: [UInt16] = [0xB370, 0xACE0, 0xC11C, 0xBA70, 0xBA74, 0xB9CC, 0xAE4C, 0xAC8C, 0xC5D0, 0xC774]
 
     /// Nouns that end in 요: 필요, 중요, 주요, 수요, 소요, 강요, 불요.
-    private static let nounsEndingInYo: Set<UInt16> = [0xD544, 0xC911, 0xC8FC, 0xC218, 0xC18C, 0xAC15, 0xBD88]
+    private static let nounsEndingInYo: [UInt16] = [0xD544, 0xC911, 0xC8FC, 0xC218, 0xC18C, 0xAC15, 0xBD88]
 
     /// Stems before 용/유/쥬: 아 어 여 해 봐 와 워 줘 져 혀 셔 네 에 게 데 겠.
-    private static let verbStemsBeforeYu: Set<UInt16> = [
+    private static let verbStemsBeforeYu: [UInt16] = [
         0xC544, 0xC5B4, 0xC5EC, 0xD574, 0xBD10, 0xC640, 0xC6CC, 0xC918, 0xC838, 0xD600, 0xC154,
         0xB124, 0xC5D0, 0xAC8C, 0xB370, 0xACA0,
     ]
 
     /// Syllables before a sentence-final 야: 거 이 니 뭐 다 지 게.
-    private static let stemsBeforeYa: Set<UInt16> = [0xAC70, 0xC774, 0xB2C8, 0xBB50, 0xB2E4, 0xC9C0, 0xAC8C]
+    private static let stemsBeforeYa: [UInt16] = [0xAC70, 0xC774, 0xB2C8, 0xBB50, 0xB2E4, 0xC9C0, 0xAC8C]
 
     /// The final-consonant index (0 = none) of a Hangul syllable.
     private static func jongseong(_ u: UInt16) -> Int { Int(u - 0xAC00) % 28 }

@@ -4,7 +4,11 @@ import Foundation
 
 /// The reader tailoring for one language: its abbreviations and which of the
 /// language-specific rules apply.
-struct LanguageRules: Sendable {
+///
+/// Immutable, and a class so that a paragraph scan holds one reference
+/// rather than a copy of every field: the scan is copied whenever it calls a
+/// helper of its own, and a smaller copy is inlined rather than a `memcpy`.
+final class LanguageRules: Sendable {
     let language: Language
     let prefixes: NonbreakingPrefixes
     /// English: an acronym ("U.S.") followed by a capitalised word ends the

@@ -85,7 +85,9 @@ struct NonbreakingPrefixes: Sendable {
     /// pieces ("т." followed by "д"), or nil if it is not a prefix.
     /// - Complexity: O(length), without allocating.
     func kind(of first: Units, _ second: Units? = nil) -> Kind? {
-        guard let bucket = entries[Self.hash(first, second)] else { return nil }
+        // Languages without a list (Korean, Japanese, Chinese) ask at every
+        // period: answer without hashing.
+        guard !entries.isEmpty, let bucket = entries[Self.hash(first, second)] else { return nil }
         let length = first.count + (second?.count ?? 0)
         for entry in bucket where entry.units.count == length {
             if entry.units[..<first.count].elementsEqual(first),

@@ -10,7 +10,7 @@ extension ParagraphScan {
         guard next < end else { return end }
         guard koreanWordEnds(before: s),
               CharacterClass.isHangulSyllable(text[next]) || startsListItem(at: next),
-              !KoreanEndings.continuesClause(text, at: next, limit: end),
+              !KoreanEndings.continuesClause(text, at: next, limit: end, flags: flags),
               !embedded(terminator: s - 1, afterClosers: s)
         else { return next }
         emit(next, body)

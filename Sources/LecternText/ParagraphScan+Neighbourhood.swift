@@ -53,7 +53,7 @@ extension ParagraphScan {
         case "ja":
             return !spaced && (u == 0x3068 || u == 0x3063)   // と っ
         case "ko":
-            return spaced ? KoreanEndings.continuesClause(text, at: next, limit: end) : CharacterClass.isHangulSyllable(u)
+            return spaced ? KoreanEndings.continuesClause(text, at: next, limit: end, flags: flags) : CharacterClass.isHangulSyllable(u)
         default:
             return false
         }

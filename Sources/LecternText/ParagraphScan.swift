@@ -90,7 +90,11 @@ struct ParagraphScan {
         sentenceStart = boundary
     }
 
+    /// Emits the list items that start at or before `offset`. Called at
+    /// every candidate, and most paragraphs are no list: the test is inlined.
+    @inline(__always)
     mutating func flushListItems(upTo offset: Int, _ body: (Int) -> Void) {
+        guard nextListItem < listStarts.count else { return }
         while nextListItem < listStarts.count, listStarts[nextListItem] <= offset {
             let item = listStarts[nextListItem]
             nextListItem += 1

@@ -47,10 +47,16 @@ public struct SentenceTable: RandomAccessCollection, Sendable {
                 guard let breaker = ICUSentenceBreaker(locale: "") else {
                     preconditionFailure("ICU has no root sentence break rules")
                 }
-                for (index, paragraph) in document.paragraphs.enumerated() {
-                    builder.startParagraph(index, at: paragraph.range.lowerBound)
-                    breaker.forEachBoundary(in: text, range: paragraph.range) { builder.addBoundary($0) }
+                // One pass over the whole text rather than one per paragraph
+                // (each new text resets ICU's iterator): UAX #29 always breaks
+                // after a paragraph separator (SB4: LF, CR LF and U+2029 are
+                // Sep), and no rule looks across one, so the boundaries of
+                // the whole text are those of its paragraphs plus the
+                // paragraph starts, which `startParagraph` records anyway.
+                breaker.forEachBoundary(in: text, range: 0..<text.count) { boundary in
+                    builder.addBoundary(boundary, startingParagraphsIn: document.paragraphs)
                 }
+                builder.startParagraphs(through: text.count, in: document.paragraphs)
             case .reader:
                 let segmenter = ReaderSegmenter(language: language)
                 for (index, paragraph) in document.paragraphs.enumerated() {
@@ -110,18 +116,37 @@ private struct SentenceTableBuilder {
     var contentEnds: [Int32] = []
     var paragraphs: [Int32] = []
     private var paragraph: Int32 = 0
+    /// The index of the next paragraph to start.
+    private var nextParagraph = 0
 
     init(capacity: Int) {
         bounds.reserveCapacity(capacity)
         paragraphs.reserveCapacity(capacity)
     }
 
+    /// Starts every paragraph of `paragraphs` not yet started whose range
+    /// begins at or before `offset`.
+    mutating func startParagraphs(through offset: Int, in paragraphs: [Paragraph]) {
+        while nextParagraph < paragraphs.count, paragraphs[nextParagraph].range.lowerBound <= offset {
+            startParagraph(nextParagraph, at: paragraphs[nextParagraph].range.lowerBound)
+        }
+    }
+
+    /// A boundary of the whole text, in increasing order: starts the
+    /// paragraphs up to it, then records it unless it starts a paragraph.
+    mutating func addBoundary(_ offset: Int, startingParagraphsIn paragraphs: [Paragraph]) {
+        startParagraphs(through: offset, in: paragraphs)
+        addBoundary(offset)
+    }
+
     mutating func startParagraph(_ index: Int, at offset: Int) {
         paragraph = Int32(index)
+        nextParagraph = index + 1
         appendStart(offset)
     }
 
-    /// A boundary strictly inside the current paragraph, in increasing order.
+    /// A boundary inside the current paragraph, in increasing order; one at
+    /// the paragraph's start is ignored.
     mutating func addBoundary(_ offset: Int) {
         guard let last = bounds.last, Int(last) < offset else { return }
         appendStart(offset)

@@ -95,14 +95,16 @@ enum TextDecoder {
 
         /// The fast path: copies printable ASCII and three-byte simple scalars
         /// (after a simple scalar, each starts its own cluster) up to the next
-        /// breadcrumb; returns the byte offset where it stopped.
+        /// breadcrumb; returns the byte offset where it stopped. Anything else
+        /// (line feeds, two- and four-byte sequences, E0 leads, ill-formed
+        /// bytes) stops it and goes through the careful path.
         @inline(__always)
         mutating func copySimpleRun(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int,
                                     into out: UnsafeMutableBufferPointer<UInt16>,
                                     flags: UnsafeBufferPointer<UInt8>) -> Int {
             let count = bytes.count
             let stop = breadcrumbs.nextBreadcrumb
-            var i = start, unit = o, last = previous
+            var i = start, unit = o
             // Eight printable ASCII bytes at a time (no byte ≥ 0x80 or < 0x20).
             if let base = UnsafeRawPointer(bytes.baseAddress) {
                 while unit + 8 <= stop, i + 8 <= count {
@@ -110,42 +112,79 @@ enum TextDecoder {
                     let high: UInt64 = 0x8080_8080_8080_8080
                     guard word & high == 0, (word &- 0x2020_2020_2020_2020) & ~word & high == 0 else { break }
                     for k in 0..<8 { out[unit + k] = UInt16(truncatingIfNeeded: word >> (8 * UInt64(k))) & 0xFF }
-                    last = UInt32(truncatingIfNeeded: word >> 56)
                     unit += 8
                     i += 8
                 }
             }
-            while unit < stop, i < count {
-                let lead = bytes[i]
-                if lead >= 0x20 && lead < 0x7F {
-                    out[unit] = UInt16(lead)
-                    last = UInt32(lead)
-                    unit += 1
-                    i += 1
-                    continue
+            // Printable ASCII and simple three-byte scalars, mixed. Korean and
+            // Chinese text alternate between the two every few units, so a
+            // branch on the lead byte would mispredict at almost every word:
+            // each step is computed instead (a lead below 0x80 is one byte,
+            // any other that passes the checks three), and the only branch
+            // leaves the loop. The loop is then bound by the chain from one
+            // lead byte to the next; two scalars per iteration shorten it,
+            // the second lead being taken from a word already loaded.
+            if let base = UnsafeRawPointer(bytes.baseAddress) {
+                while unit &+ 2 <= stop, i &+ 8 <= count {
+                    let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+                    let lead0 = UInt8(truncatingIfNeeded: word)
+                    let step0 = 1 &+ 2 &* Int(lead0 >> 7)
+                    let lead1 = UInt8(truncatingIfNeeded: word >> UInt64(8 &* step0))
+                    let first = Self.fastScalar(bytes, at: i, lead: lead0, flags: flags)
+                    let second = Self.fastScalar(bytes, at: i &+ step0, lead: lead1, flags: flags)
+                    guard (first.fast ? 1 : 0) & (second.fast ? 1 : 0) != 0 else { break }
+                    out[unit] = UInt16(truncatingIfNeeded: first.scalar)
+                    out[unit &+ 1] = UInt16(truncatingIfNeeded: second.scalar)
+                    unit &+= 2
+                    i &+= step0 &+ 1 &+ 2 &* Int(lead1 >> 7)
                 }
-                // E1–EC need no range checks beyond 80–BF (Table 3-7).
-                guard lead >= 0xE1, lead <= 0xEC, i + 2 < count else { break }
-                let c1 = bytes[i + 1], c2 = bytes[i + 2]
-                guard c1 & 0xC0 == 0x80, c2 & 0xC0 == 0x80 else { break }
-                let scalar = UInt32(lead & 0x0F) << 12 | UInt32(c1 & 0x3F) << 6 | UInt32(c2 & 0x3F)
-                // Hangul syllables and Han ideographs by range (no table load).
-                let simple = (0xAC00...0xD7A3).contains(scalar) || (0x4E00...0x9FFF).contains(scalar)
-                    || flags[Int(scalar)] & UnitClassTable.simple != 0
-                guard simple else { break }
-                out[unit] = UInt16(truncatingIfNeeded: scalar)
-                last = scalar
+            }
+            // Then one at a time, up to the breadcrumb or the first scalar
+            // that is not for the fast path.
+            while unit < stop, i &+ 2 < count {
+                let lead = bytes[i]
+                let next = Self.fastScalar(bytes, at: i, lead: lead, flags: flags)
+                guard next.fast else { break }
+                out[unit] = UInt16(truncatingIfNeeded: next.scalar)
+                unit &+= 1
+                i &+= 1 &+ 2 &* Int(lead >> 7)
+            }
+            // Fewer than three bytes left: printable ASCII one byte at a time.
+            while unit < stop, i < count, bytes[i] &- 0x20 < 0x5F {
+                out[unit] = UInt16(bytes[i])
                 unit += 1
-                i += 3
+                i += 1
             }
             if unit > o {
                 if o - clusterStart > 1 { clusters.append(start: clusterStart, end: o) }
                 clusterStart = unit - 1
-                previous = last
+                previous = UInt32(out[unit - 1])
                 recognizerBehind = true
                 o = unit
             }
             return i
+        }
+
+        /// The scalar starting at `i`, whose lead byte is `lead`, and whether
+        /// it may take the fast path: printable ASCII (one byte), or a
+        /// simple scalar in three bytes. Computed without branches; reads
+        /// `bytes[i + 1]` and `bytes[i + 2]`, which must exist.
+        @inline(__always)
+        static func fastScalar(_ bytes: UnsafeBufferPointer<UInt8>, at i: Int, lead: UInt8,
+                               flags: UnsafeBufferPointer<UInt8>) -> (scalar: UInt32, fast: Bool) {
+            let c1 = bytes[i &+ 1], c2 = bytes[i &+ 2]
+            let wide = UInt32(lead >> 7)                   // 1 for a multi-byte lead
+            let threeByteScalar = UInt32(lead & 0x0F) << 12 | UInt32(c1 & 0x3F) << 6 | UInt32(c2 & 0x3F)
+            let scalar = UInt32(lead) ^ ((threeByteScalar ^ UInt32(lead)) & (0 &- wide))
+            // Three bytes E0–EF 80–BF 80–BF are well-formed (Table 3-7)
+            // except ED A0–BF xx (surrogates) and E0 80–9F xx (overlong,
+            // below U+0800), neither of which the table marks for the fast
+            // path; nor does it mark ASCII controls (line feeds end
+            // paragraphs, CR LF is one cluster): the careful path takes them.
+            let sequence = UInt32(lead) << 16 | UInt32(c1) << 8 | UInt32(c2)
+            let wellFormed = (1 &- wide) | (sequence & 0xF0C0C0 == 0xE08080 ? 1 : 0)
+            let fast = UInt32(flags[Int(scalar)] >> 7)      // UnitClassTable.decoderFastPath
+            return (scalar, wellFormed & fast != 0)
         }
 
         /// Notes a grapheme boundary (or not) before `scalar`, about to be

@@ -16,6 +16,14 @@ enum UnitClassTable {
     /// What a Korean sentence-final word can end with: a final syllable
     /// (다, 요, …) or a trailing decoration (ㅋ, ~, emoji).
     static let koreanWordEnd: UInt8 = 32
+    /// The first syllable of a word that may continue a Korean clause
+    /// (하, 했, 라, 보 …; see ``KoreanEndings/continuesClause(_:at:limit:flags:)``).
+    static let koreanContinuationInitial: UInt8 = 64
+    /// What the decoder's fast path may copy: printable ASCII, and simple
+    /// scalars from U+1000 (written in three bytes with a lead E1–EF; none
+    /// below U+1000 is, so an overlong or garbled sequence that computes to
+    /// such a value is never taken). See ``TextDecoder``.
+    static let decoderFastPath: UInt8 = 128
 
     /// The flags of each code unit, in memory that lives as long as the
     /// process (never mutated after it is built), so hot loops index it
@@ -35,6 +43,10 @@ enum UnitClassTable {
         if CharacterClass.isLineSeparator(u) { flags |= lineSeparator }
         if value < 0x80 || TextDecoder.isSimple(UInt32(value)) { flags |= simple }
         if KoreanEndings.isFinalSyllable(u) || KoreanEndings.isTrailer(u) { flags |= koreanWordEnd }
+        if KoreanEndings.continuationInitials.contains(u) { flags |= koreanContinuationInitial }
+        if (0x20...0x7E).contains(value) || (value >= 0x1000 && TextDecoder.isSimple(UInt32(value))) {
+            flags |= decoderFastPath
+        }
         return flags
         }
     }
