@@ -130,7 +130,7 @@ final class Connection {
         guard isAwaitingReply else { return }
         isAwaitingReply = false
         guard !isClosing else { return }
-        server.dispatch(request, on: self)
+        server.dispatch(request, on: self, isRetry: true)
         resumeAfterDeferral()
     }
 

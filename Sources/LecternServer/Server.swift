@@ -334,8 +334,8 @@ public final class Server {
     // MARK: Requests
 
     /// Runs one request's command and sends its reply (or defers it).
-    func dispatch(_ request: Request, on connection: Connection) {
-        statistics.commandsProcessed += 1
+    func dispatch(_ request: Request, on connection: Connection, isRetry: Bool = false) {
+        if !isRetry { statistics.commandsProcessed += 1 }
         do {
             let (command, arguments) = try commands.resolve(request)
             if !connection.session.isAuthenticated && !command.allowedBeforeAuth {
