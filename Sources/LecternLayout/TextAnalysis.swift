@@ -20,13 +20,17 @@ struct TextAnalysis {
     /// - Parameter allowFastPath: use `findSimpleGraphemes` when the text allows
     ///   it (false only in tests that compare it with ICU).
     init(text: UnsafeBufferPointer<UInt16>, iterators: BreakIteratorPool, allowFastPath: Bool = true) {
-        if !(allowFastPath && findSimpleGraphemes(text)) {
+        let simple = allowFastPath && findSimpleGraphemes(text)
+        if !simple {
             iterators.withIterator(LC_BREAK_CHARACTER, text: text) { findGraphemes(text, iterator: $0) }
         }
         iterators.withIterator(LC_BREAK_LINE, text: text) { findLineBreaks(text, iterator: $0) }
         classify(text)
         findParagraphs()
-        resolveLevels(text)
+        // The fast path's characters include no right-to-left character and
+        // no BiDi control (`mayBeRightToLeft` is false for all of them), so
+        // every level is 0 and ICU's BiDi need not be asked.
+        if !simple { resolveLevels(text) }
     }
 
     /// UAX #29 extended grapheme clusters through ICU's character iterator.
@@ -59,14 +63,25 @@ struct TextAnalysis {
     /// returns false and ICU decides.
     /// - Complexity: O(n), no allocation besides the result.
     private mutating func findSimpleGraphemes(_ text: UnsafeBufferPointer<UInt16>) -> Bool {
-        for unit in text where !Self.isSimpleGrapheme(unit) { return false }
-        graphemeStarts.reserveCapacity(text.count + 1)
-        var i = 0
-        while i < text.count {
-            graphemeStarts.append(Int32(i))
-            i += text[i] == 0x0D && i + 1 < text.count && text[i + 1] == 0x0A ? 2 : 1
+        var isSimple = true
+        let starts = [Int32](unsafeUninitializedCapacity: text.count + 1) { starts, initialized in
+            var count = 0
+            var i = 0
+            while i < text.count {
+                let unit = text[i]
+                guard Self.isSimpleGrapheme(unit) else {
+                    isSimple = false
+                    break
+                }
+                starts[count] = Int32(i)
+                count += 1
+                i += unit == 0x0D && i + 1 < text.count && text[i + 1] == 0x0A ? 2 : 1
+            }
+            starts[count] = Int32(text.count)
+            initialized = count + 1
         }
-        graphemeStarts.append(Int32(text.count))
+        guard isSimple else { return false }
+        graphemeStarts = starts
         return true
     }
 
