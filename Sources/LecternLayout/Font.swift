@@ -42,7 +42,7 @@ public final class Font: @unchecked Sendable, CustomStringConvertible {
     let hbFont: OpaquePointer
     /// HarfBuzz's OpenType font, `hbFont`'s parent.
     private let baseFont: OpaquePointer
-    private let glyphTable: NominalGlyphTable
+    let glyphTable: NominalGlyphTable
 
     /// Loads face `faceIndex` of the file at `path`; nil when the file cannot
     /// be read or holds no such face.

@@ -102,6 +102,9 @@ final class NominalGlyphTable: @unchecked Sendable {
     /// The raw table, for the HarfBuzz callbacks (valid while `self` lives).
     var pointer: UnsafeMutableRawPointer { UnsafeMutableRawPointer(storage) }
 
+    /// The raw table, for `glyph(_:in:)` in loops (valid while `self` lives).
+    var table: UnsafePointer<UInt16> { UnsafePointer(storage) }
+
     /// The glyph of BMP scalar `scalar` (< 0x10000), 0 when not covered.
     @inline(__always)
     func glyph(_ scalar: UInt32) -> UInt16 {

@@ -6,8 +6,10 @@ import CICU
 struct ShapingSession {
     let catalog: FontCatalog
     let resolution: FontResolution
-    /// `resolution.primary`, also `fonts[0]`.
+    /// `resolution.primary`, also `fonts[0]` (which keeps it alive), and its
+    /// BMP glyph table, read directly for the coverage check of every grapheme.
     private let primary: Font
+    private let primaryGlyphs: UnsafePointer<UInt16>
     var fonts: [Font]
     var runs: [ShapedRun] = []
     var advances: [Float] = []
@@ -35,6 +37,7 @@ struct ShapingSession {
         self.catalog = catalog
         self.resolution = resolution
         self.primary = resolution.primary
+        self.primaryGlyphs = resolution.primary.glyphTable.table
         self.fonts = [resolution.primary]
         fallbackChain = catalog.fallbackChain(for: resolution.spec)
         emojiChain = catalog.emojiChain()
@@ -170,7 +173,9 @@ struct ShapingSession {
             }
         }
         if Self.isSpaceOrControl(scalar, flags: flags), current >= 0, fonts[current].covers(scalar) { return current }
-        if primary.covers(scalar) { return 0 }
+        if scalar <= 0xFFFF ? NominalGlyphTable.glyph(scalar, in: primaryGlyphs) != 0 : primary.covers(scalar) {
+            return 0
+        }
         let slot = Int(scalar % UInt32(Self.fallbackSlotCount))
         let entry = fallbackSlots[slot]
         if entry != 0, UInt32(truncatingIfNeeded: entry >> 32) == scalar {
@@ -273,7 +278,8 @@ struct ShapingSession {
 
     private static func distribute(_ advance: Float, over graphemes: Range<Int>, into advances: UnsafeMutableBufferPointer<Float>) {
         guard !graphemes.isEmpty else { return }
-        let share = advance / Float(graphemes.count)
+        // Most groups are one grapheme: skip the division (x / 1 == x exactly).
+        let share = graphemes.count == 1 ? advance : advance / Float(graphemes.count)
         for g in graphemes { advances[g] = share }
     }
 
