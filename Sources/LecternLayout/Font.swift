@@ -41,7 +41,7 @@ public final class Font: @unchecked Sendable, CustomStringConvertible {
     /// The font to shape with: `baseFont` with nominal glyphs from `glyphTable`.
     let hbFont: OpaquePointer
     /// HarfBuzz's OpenType font, `hbFont`'s parent.
-    private let baseFont: OpaquePointer
+    let baseFont: OpaquePointer
     let glyphTable: NominalGlyphTable
 
     /// Loads face `faceIndex` of the file at `path`; nil when the file cannot

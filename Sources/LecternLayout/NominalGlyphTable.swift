@@ -29,10 +29,11 @@ final class NominalGlyphTable: @unchecked Sendable {
     /// Copies the BMP mapping of `font` (an `hb_font_t` with HarfBuzz's
     /// OpenType functions, on `face`).
     ///
-    /// When the face has a Unicode cmap subtable (platform 0, or Windows
-    /// encoding 1 or 10; not the variation-sequence subtable 0/5), HarfBuzz maps through that subtable alone, and
-    /// only pages holding one of its scalars (`hb_face_collect_unicodes`)
-    /// can answer: only those are queried. Without one (symbol or Mac Roman
+    /// When the face has a Unicode cmap subtable (platform 0 except the
+    /// variation-sequence subtable 0/5, or Windows encoding 1 or 10),
+    /// HarfBuzz maps through that subtable alone, and only pages holding one
+    /// of its scalars (`hb_face_collect_unicodes`) can answer: only those
+    /// are queried. Without one (symbol or Mac Roman
     /// cmaps, which HarfBuzz remaps), every page is queried.
     /// - Complexity: O(pages used × 256) cmap lookups, once per font
     ///   (about 0.1 ms for DejaVu Sans; 1–3 ms for a face without a Unicode cmap).
@@ -73,8 +74,8 @@ final class NominalGlyphTable: @unchecked Sendable {
     }
 
     /// Whether the face's cmap has a subtable HarfBuzz reads as Unicode
-    /// (platform 0 except encoding 5, the variation
-    /// sequences, or platform 3 encoding 1 or 10).
+    /// (platform 0 except encoding 5, the variation sequences, or platform 3
+    /// encoding 1 or 10).
     private static func hasUnicodeSubtable(_ face: OpaquePointer) -> Bool {
         let tag: hb_tag_t = 0x636D_6170 // 'cmap'
         guard let blob = hb_face_reference_table(face, tag) else { return false }
