@@ -12,9 +12,16 @@ import CHarfBuzz
 /// selection is needed for geometry (it matters only for rasterising, which
 /// Lectern leaves to clients).
 ///
-/// Thread safety: a `Font` is immutable after creation (`hb_font_make_immutable`);
-/// HarfBuzz allows shaping with an immutable font from several threads at once,
-/// each with its own buffer. No FreeType object is used, so no lock is needed.
+/// Character coverage and HarfBuzz's own cmap lookups go through a
+/// `NominalGlyphTable` copied from the font at load: `hbFont` is a HarfBuzz
+/// sub-font of the OpenType font whose nominal-glyph functions read that
+/// table (the same answers, without a cmap search per character); every
+/// other function (advances, extents, layout tables) is the parent's.
+///
+/// Thread safety: a `Font` is immutable after creation (`hb_font_make_immutable`,
+/// and the glyph table is never written after init); HarfBuzz allows shaping
+/// with an immutable font from several threads at once, each with its own
+/// buffer. No FreeType object is used, so no lock is needed.
 public final class Font: @unchecked Sendable, CustomStringConvertible {
     /// The family name fontconfig reports for this face.
     public let family: String
@@ -31,7 +38,11 @@ public final class Font: @unchecked Sendable, CustomStringConvertible {
     /// Recommended gap between lines, in em.
     public let lineGap: Double
 
+    /// The font to shape with: `baseFont` with nominal glyphs from `glyphTable`.
     let hbFont: OpaquePointer
+    /// HarfBuzz's OpenType font, `hbFont`'s parent.
+    let baseFont: OpaquePointer
+    let glyphTable: NominalGlyphTable
 
     /// Loads face `faceIndex` of the file at `path`; nil when the file cannot
     /// be read or holds no such face.
@@ -45,6 +56,15 @@ public final class Font: @unchecked Sendable, CustomStringConvertible {
         guard upem > 0, let font = hb_font_create(face) else { return nil }
         hb_font_set_scale(font, Int32(upem), Int32(upem))
         hb_font_make_immutable(font)
+        let table = NominalGlyphTable(font: font, face: face)
+        guard let shapingFont = hb_font_create_sub_font(font) else {
+            hb_font_destroy(font)
+            return nil
+        }
+        if let funcs = NominalGlyphTable.fontFuncs {
+            hb_font_set_funcs(shapingFont, funcs, table.pointer, nil)
+        } // else the sub-font forwards everything to the parent
+        hb_font_make_immutable(shapingFont)
         var extents = hb_font_extents_t()
         hb_font_get_h_extents(font, &extents)
         let scale = 1 / Double(upem)
@@ -55,7 +75,9 @@ public final class Font: @unchecked Sendable, CustomStringConvertible {
             ascent = 0.8
             descent = 0.2
         }
-        self.hbFont = font
+        self.baseFont = font
+        self.glyphTable = table
+        self.hbFont = shapingFont
         self.family = family
         self.path = path
         self.faceIndex = faceIndex
@@ -66,14 +88,16 @@ public final class Font: @unchecked Sendable, CustomStringConvertible {
     }
 
     deinit {
-        hb_font_destroy(hbFont)
+        hb_font_destroy(hbFont) // before the table its functions read
+        hb_font_destroy(baseFont)
     }
 
     /// True when the font maps the scalar to a glyph (its cmap covers it).
-    /// - Complexity: O(log n) in the size of the cmap subtable.
+    /// - Complexity: O(1) in the BMP; O(log n) in the cmap subtable beyond.
     public func covers(_ scalar: UInt32) -> Bool {
+        if scalar <= 0xFFFF { return glyphTable.glyph(scalar) != 0 }
         var glyph: hb_codepoint_t = 0
-        return hb_font_get_nominal_glyph(hbFont, scalar, &glyph) != 0
+        return hb_font_get_nominal_glyph(baseFont, scalar, &glyph) != 0
     }
 
     public var description: String { "\(family) (\(path)#\(faceIndex))" }

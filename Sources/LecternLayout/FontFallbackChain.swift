@@ -15,6 +15,13 @@ final class FontFallbackChain {
     }
 
     let candidates: [Candidate]
+    /// For each BMP page (256 scalars, fontconfig's charset leaf), the
+    /// candidates, in order, whose charset has any scalar in it: compressed
+    /// rows, page `p`'s list is `pageCandidates[pageStarts[p]..<pageStarts[p + 1]]`.
+    /// A candidate absent from a page's list covers nothing in that page,
+    /// so fallback skips it without asking fontconfig.
+    private let pageStarts: [Int32]
+    private let pageCandidates: [Int32]
     private let fontSet: UnsafeMutablePointer<FcFontSet>
     /// Candidates already loaded, by index. Guarded by the catalog's lock.
     var loaded: [Int: Font] = [:]
@@ -45,6 +52,27 @@ final class FontFallbackChain {
         }
         fontSet = set
         candidates = found
+        (pageStarts, pageCandidates) = Self.indexPages(found)
+    }
+
+    /// Builds `pageStarts` and `pageCandidates` from the charsets' leaves.
+    /// - Complexity: O(total charset leaves), once per chain.
+    private static func indexPages(_ candidates: [Candidate]) -> ([Int32], [Int32]) {
+        var lists = [[Int32]](repeating: [], count: 256)
+        var map = [FcChar32](repeating: 0, count: 8) // FC_CHARSET_MAP_SIZE
+        for (index, candidate) in candidates.enumerated() {
+            guard let charset = candidate.charset else { continue }
+            var next: FcChar32 = 0
+            var base = map.withUnsafeMutableBufferPointer { FcCharSetFirstPage(charset, $0.baseAddress, &next) }
+            while base != FcChar32.max, base <= 0xFFFF { // FC_CHARSET_DONE
+                if map.contains(where: { $0 != 0 }) { lists[Int(base >> 8)].append(Int32(index)) }
+                base = map.withUnsafeMutableBufferPointer { FcCharSetNextPage(charset, $0.baseAddress, &next) }
+            }
+        }
+        var starts: [Int32] = [0]
+        starts.reserveCapacity(257)
+        for list in lists { starts.append((starts.last ?? 0) + Int32(list.count)) }
+        return (starts, lists.flatMap { $0 })
     }
 
     deinit {
@@ -65,13 +93,22 @@ final class FontFallbackChain {
     }
 
     /// Index of the first candidate whose charset covers `scalar`, or nil.
+    /// In the BMP, only candidates with a leaf in the scalar's page are asked.
     /// Reads only immutable data (the candidates and fontconfig's charsets),
     /// so it needs no lock.
     /// - Complexity: O(candidates) (callers cache the answer).
     func candidateIndex(covering scalar: UInt32) -> Int? {
-        candidates.firstIndex { candidate in
-            candidate.charset.map { FcCharSetHasChar($0, scalar) != 0 } ?? false
+        guard scalar <= 0xFFFF else {
+            return candidates.firstIndex { candidate in
+                candidate.charset.map { FcCharSetHasChar($0, scalar) != 0 } ?? false
+            }
         }
+        let page = Int(scalar >> 8)
+        for slot in Int(pageStarts[page])..<Int(pageStarts[page + 1]) {
+            let index = Int(pageCandidates[slot])
+            if let charset = candidates[index].charset, FcCharSetHasChar(charset, scalar) != 0 { return index }
+        }
+        return nil
     }
 
     private static func string(_ pattern: OpaquePointer, _ object: String, _ n: Int32 = 0) -> String? {

@@ -6,6 +6,10 @@ import CICU
 struct ShapingSession {
     let catalog: FontCatalog
     let resolution: FontResolution
+    /// `resolution.primary`, also `fonts[0]` (which keeps it alive), and its
+    /// BMP glyph table, read directly for the coverage check of every grapheme.
+    private let primary: Font
+    private let primaryGlyphs: UnsafePointer<UInt16>
     var fonts: [Font]
     var runs: [ShapedRun] = []
     var advances: [Float] = []
@@ -32,6 +36,8 @@ struct ShapingSession {
     init(catalog: FontCatalog, resolution: FontResolution, count: Int) {
         self.catalog = catalog
         self.resolution = resolution
+        self.primary = resolution.primary
+        self.primaryGlyphs = resolution.primary.glyphTable.table
         self.fonts = [resolution.primary]
         fallbackChain = catalog.fallbackChain(for: resolution.spec)
         emojiChain = catalog.emojiChain()
@@ -111,28 +117,34 @@ struct ShapingSession {
         var runFont = -1
         var runScript: Int32 = 0
         var runLevel: UInt8 = 0
-        for g in graphemes {
-            let start = Int(analysis.graphemeStarts[g])
-            let end = Int(analysis.graphemeStarts[g + 1])
-            let scalar = Self.scalar(in: text, at: start, end: end)
-            let script = Self.script(of: scalar)
-            let isCommon = script <= 1 // Common, Inherited, or unknown
-            let level = analysis.levels.isEmpty ? 0 : analysis.levels[g]
-            let font = chooseFont(
-                scalar: scalar, text: text, start: start, end: end,
-                flags: analysis.flags[g], current: runFont)
-            if runFont >= 0, font == runFont, level == runLevel,
-               isCommon || runScript <= 1 || runScript == script {
-                if runScript <= 1, !isCommon { runScript = script }
-                continue
+        analysis.graphemeStarts.withUnsafeBufferPointer { starts in
+            analysis.flags.withUnsafeBufferPointer { flags in
+                analysis.levels.withUnsafeBufferPointer { levels in
+                    for g in graphemes {
+                        let start = Int(starts[g])
+                        let end = Int(starts[g + 1])
+                        let scalar = Self.scalar(in: text, at: start, end: end)
+                        let script = Self.script(of: scalar)
+                        let isCommon = script <= 1 // Common, Inherited, or unknown
+                        let level = levels.isEmpty ? 0 : levels[g]
+                        let font = chooseFont(
+                            scalar: scalar, text: text, start: start, end: end, flags: flags[g], current: runFont)
+                        if runFont >= 0, font == runFont, level == runLevel,
+                           isCommon || runScript <= 1 || runScript == script {
+                            if runScript <= 1, !isCommon { runScript = script }
+                            continue
+                        }
+                        if runFont >= 0 {
+                            items.append((ShapedRun(graphemes: runStart..<g, fontIndex: runFont, level: runLevel),
+                                          runScript))
+                        }
+                        runStart = g
+                        runFont = font
+                        runScript = script
+                        runLevel = level
+                    }
+                }
             }
-            if runFont >= 0 {
-                items.append((ShapedRun(graphemes: runStart..<g, fontIndex: runFont, level: runLevel), runScript))
-            }
-            runStart = g
-            runFont = font
-            runScript = script
-            runLevel = level
         }
         items.append((ShapedRun(graphemes: runStart..<graphemes.upperBound, fontIndex: runFont, level: runLevel),
                       runScript))
@@ -148,7 +160,7 @@ struct ShapingSession {
         // Nothing below U+203C is an emoji except digits, '#' and '*' in
         // keycap sequences and ©/® with VS16, all of which carry U+FE0F.
         let wantsEmoji = (secondUnit < end && text[secondUnit] == 0xFE0F)
-            || (scalar >= 0x203C && lc_is_emoji_presentation(scalar) != 0)
+            || (Self.mayHaveEmojiPresentation(scalar) && lc_is_emoji_presentation(scalar) != 0)
         if wantsEmoji {
             if let known = emojiByScalar[scalar] { if known >= 0 { return known } } else {
                 var index = -1
@@ -161,7 +173,9 @@ struct ShapingSession {
             }
         }
         if Self.isSpaceOrControl(scalar, flags: flags), current >= 0, fonts[current].covers(scalar) { return current }
-        if fonts[0].covers(scalar) { return 0 }
+        if scalar <= 0xFFFF ? NominalGlyphTable.glyph(scalar, in: primaryGlyphs) != 0 : primary.covers(scalar) {
+            return 0
+        }
         let slot = Int(scalar % UInt32(Self.fallbackSlotCount))
         let entry = fallbackSlots[slot]
         if entry != 0, UInt32(truncatingIfNeeded: entry >> 32) == scalar {
@@ -170,6 +184,15 @@ struct ShapingSession {
         let index = fallbackIndex(for: scalar)
         fallbackSlots[slot] = UInt64(scalar) << 32 | UInt64(index + 1)
         return index
+    }
+
+    /// False for scalars that cannot have Emoji_Presentation, so that ICU is
+    /// asked only about the rest. Unicode 15 (ICU 72) gives the property to
+    /// U+231A…U+2B55 and to scalars from U+1F004 on; the filter keeps
+    /// U+2000…U+2BFF and everything from U+1F000, a margin for later versions.
+    @inline(__always)
+    static func mayHaveEmojiPresentation(_ scalar: UInt32) -> Bool {
+        (scalar >= 0x2000 && scalar <= 0x2BFF) || scalar >= 0x1_F000
     }
 
     /// Index in `fonts` of the first fallback candidate covering `scalar`
@@ -255,7 +278,8 @@ struct ShapingSession {
 
     private static func distribute(_ advance: Float, over graphemes: Range<Int>, into advances: UnsafeMutableBufferPointer<Float>) {
         guard !graphemes.isEmpty else { return }
-        let share = advance / Float(graphemes.count)
+        // Most groups are one grapheme: skip the division (x / 1 == x exactly).
+        let share = graphemes.count == 1 ? advance : advance / Float(graphemes.count)
         for g in graphemes { advances[g] = share }
     }
 

@@ -20,13 +20,17 @@ struct TextAnalysis {
     /// - Parameter allowFastPath: use `findSimpleGraphemes` when the text allows
     ///   it (false only in tests that compare it with ICU).
     init(text: UnsafeBufferPointer<UInt16>, iterators: BreakIteratorPool, allowFastPath: Bool = true) {
-        if !(allowFastPath && findSimpleGraphemes(text)) {
+        let simple = allowFastPath && findSimpleGraphemes(text)
+        if !simple {
             iterators.withIterator(LC_BREAK_CHARACTER, text: text) { findGraphemes(text, iterator: $0) }
         }
         iterators.withIterator(LC_BREAK_LINE, text: text) { findLineBreaks(text, iterator: $0) }
         classify(text)
         findParagraphs()
-        resolveLevels(text)
+        // The fast path's characters include no right-to-left character and
+        // no BiDi control (`mayBeRightToLeft` is false for all of them), so
+        // every level is 0 and ICU's BiDi need not be asked.
+        if !simple { resolveLevels(text) }
     }
 
     /// UAX #29 extended grapheme clusters through ICU's character iterator.
@@ -59,14 +63,25 @@ struct TextAnalysis {
     /// returns false and ICU decides.
     /// - Complexity: O(n), no allocation besides the result.
     private mutating func findSimpleGraphemes(_ text: UnsafeBufferPointer<UInt16>) -> Bool {
-        for unit in text where !Self.isSimpleGrapheme(unit) { return false }
-        graphemeStarts.reserveCapacity(text.count + 1)
-        var i = 0
-        while i < text.count {
-            graphemeStarts.append(Int32(i))
-            i += text[i] == 0x0D && i + 1 < text.count && text[i + 1] == 0x0A ? 2 : 1
+        var isSimple = true
+        let starts = [Int32](unsafeUninitializedCapacity: text.count + 1) { starts, initialized in
+            var count = 0
+            var i = 0
+            while i < text.count {
+                let unit = text[i]
+                guard Self.isSimpleGrapheme(unit) else {
+                    isSimple = false
+                    break
+                }
+                starts[count] = Int32(i)
+                count += 1
+                i += unit == 0x0D && i + 1 < text.count && text[i + 1] == 0x0A ? 2 : 1
+            }
+            starts[count] = Int32(text.count)
+            initialized = count + 1
         }
-        graphemeStarts.append(Int32(text.count))
+        guard isSimple else { return false }
+        graphemeStarts = starts
         return true
     }
 
@@ -82,44 +97,57 @@ struct TextAnalysis {
         }
     }
 
-    /// UAX #14 opportunities from ICU's line iterator; rule statuses in
-    /// [100, 200) are mandatory breaks (LB4, LB5). Opportunities inside a
+    /// UAX #14 opportunities from ICU's line iterator. Opportunities inside a
     /// grapheme cannot be used and are dropped.
+    ///
+    /// Mandatory breaks (LB4, LB5) are not read from ICU's rule status: ICU
+    /// gives the hard status (100) exactly to boundaries right after a BK,
+    /// CR, LF or NL character, and every such character is a grapheme of its
+    /// own (or CR LF) that `classify` marks as a separator, marking the
+    /// grapheme after it `hardBreakBefore`. Asking ICU as well cost a call
+    /// per opportunity for the same answer.
     private mutating func findLineBreaks(_ text: UnsafeBufferPointer<UInt16>, iterator: OpaquePointer?) {
         flags = [GraphemeFlags](repeating: [], count: graphemeCount)
         guard graphemeCount > 0, let iterator else { return }
-        _ = lc_break_first(iterator)
-        var g = 0
-        var boundary = lc_break_next(iterator)
-        while boundary != LC_BREAK_DONE, boundary < Int32(text.count) {
-            while graphemeStarts[g] < boundary { g += 1 }
-            if graphemeStarts[g] == boundary {
-                let status = lc_break_rule_status(iterator)
-                let hard = status >= LC_LINE_BREAK_HARD_MIN && status < LC_LINE_BREAK_HARD_LIMIT
-                flags[g].insert(hard ? [.hardBreakBefore, .breakBefore] : .breakBefore)
+        let length = Int32(text.count)
+        graphemeStarts.withUnsafeBufferPointer { starts in
+            flags.withUnsafeMutableBufferPointer { flags in
+                _ = lc_break_first(iterator)
+                var g = 0
+                var boundary = lc_break_next(iterator)
+                while boundary != LC_BREAK_DONE, boundary < length {
+                    while starts[g] < boundary { g += 1 }
+                    if starts[g] == boundary { flags[g].insert(.breakBefore) }
+                    boundary = lc_break_next(iterator)
+                }
             }
-            boundary = lc_break_next(iterator)
         }
     }
 
-    /// Marks separators and hanging spaces by each grapheme's first code unit.
+    /// Marks separators and hanging spaces by each grapheme's first code unit,
+    /// and a mandatory break after each separator (see `findLineBreaks`).
     private mutating func classify(_ text: UnsafeBufferPointer<UInt16>) {
-        for g in 0..<graphemeCount {
-            switch text[Int(graphemeStarts[g])] {
-            case 0x0A, 0x0D, 0x2029:
-                flags[g].insert(.paragraphSeparator)
-            case 0x0B, 0x0C, 0x85, 0x2028:
-                flags[g].insert(.lineSeparator)
-            case 0x20, 0x09, 0x1680, 0x2000...0x2006, 0x2008...0x200A, 0x205F, 0x3000:
-                // Breaking spaces (Zs without the no-break ones U+00A0, U+2007, U+202F) and tab.
-                flags[g].insert(.hangingSpace)
-            default:
-                break
+        graphemeStarts.withUnsafeBufferPointer { starts in
+            flags.withUnsafeMutableBufferPointer { flags in
+                for g in 0..<flags.count {
+                    let separator: GraphemeFlags
+                    switch text[Int(starts[g])] {
+                    case 0x0A, 0x0D, 0x2029:
+                        separator = .paragraphSeparator
+                    case 0x0B, 0x0C, 0x85, 0x2028:
+                        separator = .lineSeparator
+                    case 0x20, 0x09, 0x1680, 0x2000...0x2006, 0x2008...0x200A, 0x205F, 0x3000:
+                        // Breaking spaces (Zs without the no-break ones U+00A0, U+2007, U+202F) and tab.
+                        flags[g].insert(.hangingSpace)
+                        continue
+                    default:
+                        continue
+                    }
+                    flags[g].insert(separator)
+                    // A separator forces a break after it (text end excluded).
+                    if g + 1 < flags.count { flags[g + 1].insert([.hardBreakBefore, .breakBefore]) }
+                }
             }
-        }
-        // A separator forces a break after it even where ICU was not asked (text end excluded).
-        for g in 0..<graphemeCount where flags[g].contains(.paragraphSeparator) || flags[g].contains(.lineSeparator) {
-            if g + 1 < graphemeCount { flags[g + 1].insert([.hardBreakBefore, .breakBefore]) }
         }
     }
 

@@ -1,7 +1,7 @@
 // bench-layout: Lectern's layout engine against Pango 1.50 on the same text, fonts and width.
 //
 // usage: bench-layout [--pango-harness PATH] [--family NAME] [--size PT] [--width PT] [--new-width PT]
-//                     [--show-line-differences N] [--svg PATH]
+//                     [--show-line-differences N] [--svg PATH] [--profile-first-layout N]
 // Prints, for a 1 KB and a 100 KB mixed Korean/English/Russian text: first
 // layout (shape + break), relayout at a new width, one hit-test, and the rects
 // of one sentence, for Lectern and (with --pango-harness) Pango, with ratios,
@@ -9,7 +9,9 @@
 // the best of many runs on both sides (hit-tests: the best batch, per call),
 // the figure least disturbed by other work on a shared machine. With --svg,
 // also writes the 1 KB view (sentences marked, one sentence highlighted, an
-// inline attachment after the last word) as SVG, for examples/.
+// inline attachment after the last word) as SVG, for examples/. With
+// --profile-first-layout N, only repeats the 1 KB first layout N times and
+// exits (a loop to run under perf or callgrind).
 import Foundation
 import LecternLayout
 
@@ -21,6 +23,7 @@ struct Options {
     var newWidth = 260.0
     var showLineDifferences = 0
     var svgPath: String?
+    var profileRepetitions = 0
 
     init(arguments: [String]) {
         var iterator = arguments.dropFirst().makeIterator()
@@ -33,6 +36,8 @@ struct Options {
             case "--width": width = Double(value) ?? { Self.usage("--width: not a number: \(value)") }()
             case "--new-width": newWidth = Double(value) ?? { Self.usage("--new-width: not a number: \(value)") }()
             case "--svg": svgPath = value
+            case "--profile-first-layout":
+                profileRepetitions = Int(value) ?? { Self.usage("--profile-first-layout: not a number: \(value)") }()
             case "--show-line-differences":
                 showLineDifferences = Int(value) ?? { Self.usage("--show-line-differences: not a number: \(value)") }()
             default: Self.usage("unknown flag \(flag)")
@@ -44,7 +49,7 @@ struct Options {
         FileHandle.standardError.write(Data("""
             bench-layout: \(message)
             usage: bench-layout [--pango-harness PATH] [--family NAME] [--size PT] [--width PT] [--new-width PT]
-                   [--show-line-differences N] [--svg PATH]
+                   [--show-line-differences N] [--svg PATH] [--profile-first-layout N]
 
             """.utf8))
         exit(2)
@@ -229,9 +234,26 @@ func printAgreement(layout: TextLayout, pango: PangoReport, utf8: [Int], showDif
                  agreed, compared, compared > 0 ? 100 * Double(agreed) / Double(compared) : 0))
 }
 
+/// Repeats the 1 KB first layout (shape + break) `repetitions` times, for a profiler.
+func profileFirstLayout(options: Options, catalog: FontCatalog, repetitions: Int) {
+    let units = Array(BenchText(utf8Bytes: 1024, seed: 42).text.utf16)
+    let font = FontSpec(family: options.family)
+    let spec = LayoutSpec(font: font, width: options.width, fontSize: options.size)
+    let shaper = Shaper(catalog: catalog)
+    var lines = 0
+    for _ in 0..<repetitions {
+        lines &+= TextLayout(shaped: shaper.shape(utf16: units, spec: font), spec: spec).lines.count
+    }
+    print("\(repetitions) first layouts, \(lines) lines in all")
+}
+
 let options = Options(arguments: CommandLine.arguments)
 do {
     let catalog = try FontCatalog()
+    if options.profileRepetitions > 0 {
+        profileFirstLayout(options: options, catalog: catalog, repetitions: options.profileRepetitions)
+        exit(0)
+    }
     runCase(name: "1 KB", bytes: 1024, options: options, catalog: catalog)
     runCase(name: "100 KB", bytes: 102_400, options: options, catalog: catalog)
 } catch {
