@@ -4,7 +4,7 @@ import Testing
 /// Reshaping an edited document copies unchanged paragraphs.
 @Suite struct ParagraphReuseTests {
     static func document(editing paragraph: Int? = nil) -> [UInt16] {
-        let paragraphs = (0..<20).map { index in
+        let paragraphs = (0..<20).map { (index: Int) -> String in
             index == paragraph
                 ? "Edited paragraph 편집된 문단 😀 with שלום inside."
                 : "Paragraph \(index): Reading 한국어 текст 日本語 😀 fi ffi, مرحبا."
