@@ -15,11 +15,10 @@ extension Server {
                 "Selecting it again removes it: OK SELECT removed sentence=0 selected=0",
             ],
             handler: { context in
-                let x = try Wire.double(context.arguments[1], "x")
-                let y = try Wire.double(context.arguments[2], "y")
-                let slop = try context.request.value(for: "slop").map { try Wire.double($0, "slop") } ?? 0
+                let (x, y, slop) = try PointHit.arguments(context)
                 return try context.withView { document, layout in
-                    try context.server.toggleSelection(document, layout: layout, x: x, y: y, slop: slop, context: context)
+                    context.server.toggleSelection(PointHit(document: document, layout: layout, x: x, y: y, slop: slop),
+                                                   document: document, layout: layout, context: context)
                 }
             }),
         Command(
@@ -67,15 +66,18 @@ extension Server {
     ]
 
     fileprivate func toggleSelection(
-        _ document: Document, layout: TextLayout, x: Double, y: Double, slop: Double, context: CommandContext
-    ) throws -> Reply {
-        let hit = layout.hitTest(x: x, y: y)
-        let probe = hit.grapheme.isEmpty ? hit.offset : hit.grapheme.lowerBound
-        guard let sentence = document.sentences.sentence(containing: probe) else {
-            return Reply("SELECT miss distance=\(Wire.number(hit.distance)) nearest=none")
-        }
-        guard hit.attachment == nil, hit.isInside || hit.distance <= slop else {
-            return Reply("SELECT miss distance=\(Wire.number(hit.distance)) nearest=\(sentence.number)")
+        _ point: PointHit, document: Document, layout: TextLayout, context: CommandContext
+    ) -> Reply {
+        let sentence: Sentence
+        switch point {
+        case .sentence(let hitSentence, _):
+            sentence = hitSentence
+        case .attachment(_, let hit):
+            // An attachment is not a sentence: report the miss with the nearest one.
+            let probe = hit.grapheme.isEmpty ? hit.offset : hit.grapheme.lowerBound
+            return Reply("SELECT " + PointHit.missFacts(distance: hit.distance, nearest: document.sentences.sentence(containing: probe)))
+        case .miss(let distance, let nearest):
+            return Reply("SELECT " + PointHit.missFacts(distance: distance, nearest: nearest))
         }
         let connection = context.connection
         var selected = document.selections[connection.id, default: []]

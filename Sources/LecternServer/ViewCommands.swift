@@ -55,11 +55,10 @@ extension Server {
                 "A point off the text: OK TAP miss distance=<pt> nearest=<sentence>; slop=<pt> counts near misses as hits.",
             ],
             handler: { context in
-                let x = try Wire.double(context.arguments[1], "x")
-                let y = try Wire.double(context.arguments[2], "y")
-                let slop = try context.request.value(for: "slop").map { try Wire.double($0, "slop") } ?? 0
+                let (x, y, slop) = try PointHit.arguments(context)
                 return try context.withView { document, layout in
-                    try context.server.tap(document, layout: layout, x: x, y: y, slop: slop, context: context)
+                    context.server.tap(PointHit(document: document, layout: layout, x: x, y: y, slop: slop),
+                                       document: document, layout: layout, context: context)
                 }
             }),
         Command(
@@ -157,30 +156,25 @@ extension Server {
             + " lines=\(layout.lines.count) height=\(Wire.number(layout.height))"
     }
 
-    fileprivate func tap(
-        _ document: Document, layout: TextLayout, x: Double, y: Double, slop: Double, context: CommandContext
-    ) throws -> Reply {
-        let hit = layout.hitTest(x: x, y: y)
+    fileprivate func tap(_ point: PointHit, document: Document, layout: TextLayout, context: CommandContext) -> Reply {
         let unit = context.connection.session.unit
-        if let index = hit.attachment, hit.isInside || hit.distance <= slop {
+        switch point {
+        case .attachment(let index, _):
             let attachment = layout.attachments[index]
             let frame = layout.attachmentFrames[index]
             return Reply("TAP attachment name=\(attachment.name) offset=\(document.wireOffset(attachment.offset, unit: unit)) rect=\(Wire.rect(frame))")
+        case .miss(let distance, let nearest):
+            return Reply("TAP " + PointHit.missFacts(distance: distance, nearest: nearest))
+        case .sentence(let sentence, let hit):
+            broadcast(document, from: context.connection, range: sentence.content) { watcherUnit in
+                "TAP \(document.id) by=\(context.connection.id) revision=\(document.revision) sentence=\(sentence.number) range=\(document.wireRange(sentence.content, unit: watcherUnit))"
+            }
+            return Reply(
+                "TAP hit sentence=\(sentence.number) offset=\(document.wireOffset(hit.offset, unit: unit)) side=\(hit.side.rawValue) distance=\(Wire.number(hit.distance))",
+                data: document.highlightLines(sentence, layout: layout, unit: unit))
         }
-        let probe = hit.grapheme.isEmpty ? hit.offset : hit.grapheme.lowerBound
-        guard let sentence = document.sentences.sentence(containing: probe) else {
-            return Reply("TAP miss distance=\(Wire.number(hit.distance)) nearest=none")
-        }
-        guard hit.isInside || hit.distance <= slop else {
-            return Reply("TAP miss distance=\(Wire.number(hit.distance)) nearest=\(sentence.number)")
-        }
-        broadcast(document, from: context.connection, range: sentence.content) { watcherUnit in
-            "TAP \(document.id) by=\(context.connection.id) revision=\(document.revision) sentence=\(sentence.number) range=\(document.wireRange(sentence.content, unit: watcherUnit))"
-        }
-        return Reply(
-            "TAP hit sentence=\(sentence.number) offset=\(document.wireOffset(hit.offset, unit: unit)) side=\(hit.side.rawValue) distance=\(Wire.number(hit.distance))",
-            data: document.highlightLines(sentence, layout: layout, unit: unit))
     }
+
 
     fileprivate func attach(_ context: CommandContext) throws -> CommandOutcome {
         let document = try documents.require(Wire.documentID(context.arguments[0]))
