@@ -334,6 +334,8 @@ public final class Server {
     // MARK: Requests
 
     /// Runs one request's command and sends its reply (or defers it).
+    /// `isRetry`: the request ran before and waited for a layout computed
+    /// off the loop; it is not counted again in STATS.
     func dispatch(_ request: Request, on connection: Connection, isRetry: Bool = false) {
         if !isRetry { statistics.commandsProcessed += 1 }
         do {
