@@ -34,10 +34,15 @@ final class Document {
     /// The view used by connections that have not set their own (set with
     /// `VIEW … default=yes`): stateless clients can then TAP straight away.
     var defaultView: LayoutSpec? {
-        didSet { defaultViewGeneration &+= 1 }
+        didSet {
+            defaultViewGeneration &+= 1
+            defaultViewCache = ViewLayoutCache()
+        }
     }
     /// Bumped when ``defaultView`` changes (for caches of a view's layout).
     private(set) var defaultViewGeneration = 0
+    /// The layout last used for ``defaultView``.
+    private(set) var defaultViewCache = ViewLayoutCache()
     /// Connections watching, by connection id.
     var watchers: [UInt64: Connection] = [:]
     /// Each connection's selected sentence numbers (SELECT), by connection

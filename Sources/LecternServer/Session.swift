@@ -6,6 +6,8 @@ import LecternText
 /// A connection's view of one document: the layout parameters it asked for.
 struct ViewState {
     var spec: LayoutSpec
+    /// The layout last used for this view.
+    let cache = ViewLayoutCache()
 }
 
 /// Per-connection protocol state: what HELLO negotiated, and the views,
@@ -38,6 +40,12 @@ final class Session {
     /// document's default view (VIEW … default=yes), or none.
     func view(of document: Document) -> LayoutSpec? {
         views[document.id]?.spec ?? document.defaultView
+    }
+
+    /// ``view(of:)`` with the cache of the layout last used for it.
+    func viewWithCache(of document: Document) -> (spec: LayoutSpec, cache: ViewLayoutCache)? {
+        if let own = views[document.id] { return (own.spec, own.cache) }
+        return document.defaultView.map { ($0, document.defaultViewCache) }
     }
 
     /// Documents in which this connection has selected sentences (the

@@ -225,8 +225,12 @@ extension CommandContext {
     func withView(_ body: (Document, TextLayout) throws -> Reply) throws -> CommandOutcome {
         let id = try Wire.documentID(arguments[0])
         let document = try server.documents.require(id)
-        guard let spec = connection.session.view(of: document) else { throw LecternProtocolError.noView(id) }
+        guard let (spec, cache) = connection.session.viewWithCache(of: document) else {
+            throw LecternProtocolError.noView(id)
+        }
+        if let layout = cache.layout(for: document) { return .reply(try body(document, layout)) }
         guard let layout = server.layouts.layoutOrDefer(document, spec: spec, context: self) else { return .deferred }
+        cache.remember(layout, for: document)
         return .reply(try body(document, layout))
     }
 

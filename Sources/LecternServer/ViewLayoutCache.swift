@@ -1,0 +1,28 @@
+// ViewLayoutCache.swift: a view's layout, remembered for the document revision it was made for.
+
+import LecternLayout
+
+/// The layout last used for one view (a connection's own, or a document's
+/// default), valid while its document keeps the same revision.
+///
+/// Looking a layout up by its spec hashes the whole spec (font family,
+/// sizes, insets) on every TAP; a view asks this first. A reference type,
+/// so a view state in a dictionary can update it without being written back.
+///
+/// Loop thread only.
+final class ViewLayoutCache {
+    private weak var document: Document?
+    private var revision = -1
+    private var layout: TextLayout?
+
+    /// The remembered layout, if it was made for this document at its current revision.
+    func layout(for document: Document) -> TextLayout? {
+        self.document === document && revision == document.revision ? layout : nil
+    }
+
+    func remember(_ layout: TextLayout, for document: Document) {
+        self.document = document
+        revision = document.revision
+        self.layout = layout
+    }
+}
