@@ -48,7 +48,12 @@ public struct Request: Equatable, Sendable {
     }
 
     /// The positional arguments, in order.
-    public var positional: [String] { arguments.filter { $0.key == nil }.map(\.value) }
+    public var positional: [String] {
+        var values: [String] = []
+        values.reserveCapacity(arguments.count)
+        for argument in arguments where argument.key == nil { values.append(argument.value) }
+        return values
+    }
 
     /// The value of the last `key=value` argument with this key.
     public func value(for key: String) -> String? {

@@ -93,7 +93,9 @@ struct CommandTable {
     }
 
     func command(named name: String) -> Command? {
-        byName[name.uppercased()].map { commands[$0] }
+        // Clients nearly always send the canonical upper case: try it as is first.
+        if let index = byName[name] { return commands[index] }
+        return byName[name.uppercased()].map { commands[$0] }
     }
 
     /// Finds the command for `request` and checks its positional arity.
