@@ -128,10 +128,8 @@ extension Server {
         BackgroundWork.run(on: loop, { () -> Result<DocumentContent, ProtocolError> in
             do {
                 return .success(try DocumentContent(utf8: bytes, language: language, mode: mode))
-            } catch let error as ProtocolError {
-                return .failure(error)
             } catch {
-                return .failure(ProtocolError(.arguments, "\(error)"))
+                return .failure(ProtocolError(reporting: error))
             }
         }, then: { result in
             connection.completeDeferred({ try store(result.get()) }, tag: request.tag)

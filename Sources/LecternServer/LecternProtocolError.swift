@@ -18,3 +18,11 @@ enum LecternProtocolError {
         ProtocolError(.noView, "this connection has no view of '\(id)'; send VIEW \(id) width=<points> first")
     }
 }
+
+extension ProtocolError {
+    /// `error` as the client will see it: itself if it is a protocol error
+    /// (handlers throw those), otherwise `ERR ARGS` with its description.
+    init(reporting error: Error) {
+        self = error as? ProtocolError ?? ProtocolError(.arguments, "\(error)")
+    }
+}

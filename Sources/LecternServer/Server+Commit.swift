@@ -37,10 +37,8 @@ extension Result where Success == Reply, Failure == ProtocolError {
     init(catching body: () throws -> Reply) {
         do {
             self = .success(try body())
-        } catch let error as ProtocolError {
-            self = .failure(error)
         } catch {
-            self = .failure(ProtocolError(.arguments, "\(error)"))
+            self = .failure(ProtocolError(reporting: error))
         }
     }
 }
@@ -53,10 +51,8 @@ extension Connection {
             case .reply(let reply): completeDeferredReply(.success(reply), tag: tag)
             case .deferred, .sent: break  // completed later, or already sent
             }
-        } catch let error as ProtocolError {
-            completeDeferredReply(.failure(error), tag: tag)
         } catch {
-            completeDeferredReply(.failure(ProtocolError(.arguments, "\(error)")), tag: tag)
+            completeDeferredReply(.failure(ProtocolError(reporting: error)), tag: tag)
         }
     }
 }

@@ -348,10 +348,8 @@ public final class Server {
             case .reply(let reply): connection.reply(reply, tag: request.tag)
             case .deferred, .sent: break
             }
-        } catch let error as ProtocolError {
-            connection.reply(error, tag: request.tag)
         } catch {
-            connection.reply(ProtocolError(.arguments, "\(error)"), tag: request.tag)
+            connection.reply(ProtocolError(reporting: error), tag: request.tag)
         }
     }
 }
