@@ -43,6 +43,13 @@ public enum ReplyEncoder {
         crlf(&output)
     }
 
+    /// Appends the start of a final `OK` line with text, `[tag ]OK `, for
+    /// a caller that writes the text and the CRLF itself.
+    public static func okPrefix(tag: String?, into output: inout [UInt8]) {
+        tagPrefix(tag, &output)
+        output.append(contentsOf: "OK ".utf8)
+    }
+
     /// Appends the final `ERR` line.
     public static func error(_ error: ProtocolError, tag: String?, into output: inout [UInt8]) {
         tagPrefix(tag, &output)

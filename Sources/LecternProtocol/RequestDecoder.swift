@@ -32,12 +32,19 @@ public struct RequestDecoder: Sendable {
     public enum Item: Equatable, Sendable {
         /// A complete request (with its payload, if it announced one).
         case request(Request)
+        /// A plain request line, not yet made into a ``Request`` (only when
+        /// ``yieldsPlainLines`` is set). Valid until the next call to ``next()``.
+        case plain(PlainRequestLine)
         /// A request that failed to decode; `tag` is echoed on the error.
         /// After a `closesConnection` failure the decoder yields nothing more.
         case failure(ProtocolError, tag: String?, closesConnection: Bool)
     }
 
     public let maximumPayloadLength: Int
+    /// Whether plain request lines (see ``PlainRequestLine``) are yielded as
+    /// ``Item/plain(_:)`` for the caller to answer from their bytes, instead
+    /// of as parsed requests.
+    public var yieldsPlainLines = false
     /// How the most recent item was framed (its reply is framed the same way).
     public private(set) var lastFraming = Request.Framing.line
     private var lines: LineDecoder
@@ -99,6 +106,7 @@ public struct RequestDecoder: Sendable {
                 switch line {
                 case .failure(let item): return item
                 case .line(let bytes):
+                    if yieldsPlainLines, let plain = PlainRequestLine(bytes) { return .plain(plain) }
                     if let item = decodeRequestLine(bytes) { return item }
                 }
 

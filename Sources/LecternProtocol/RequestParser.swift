@@ -65,7 +65,7 @@ public enum RequestParser {
                 if equals == nil {
                     if byte == UInt8(ascii: "=") {
                         equals = index
-                    } else if !(byte < 0x80 && isKeyCharacter(Unicode.Scalar(byte), first: index == start)) {
+                    } else if !(byte < 0x80 && isKeyByte(byte, first: index == start)) {
                         keyIsIdentifier = false
                     }
                 }
@@ -84,9 +84,16 @@ public enum RequestParser {
     }
 
     static func isKeyCharacter(_ s: Unicode.Scalar, first: Bool) -> Bool {
-        switch s {
-        case "a"..."z", "A"..."Z", "_": return true
-        case "0"..."9", "-", ".": return !first
+        s.isASCII && isKeyByte(UInt8(s.value), first: first)
+    }
+
+    /// Whether an ASCII byte may appear in a `key=` name: a letter or `_`,
+    /// then also digits, `-` and `.`.
+    @inline(__always)
+    static func isKeyByte(_ byte: UInt8, first: Bool) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "_"): return true
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."): return !first
         default: return false
         }
     }

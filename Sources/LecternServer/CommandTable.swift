@@ -17,6 +17,21 @@ enum ReplyLine {
     case literal([UInt8])
 }
 
+/// Text data lines kept with their line-protocol encoding (`* text` CRLF
+/// each), for replies that are memoised and sent over and over (a
+/// sentence's highlight): sending them is one copy.
+struct EncodedDataLines {
+    let lines: [String]
+    let encoded: [UInt8]
+
+    init(_ lines: [String]) {
+        self.lines = lines
+        var encoded: [UInt8] = []
+        for line in lines { ReplyEncoder.data(line, into: &encoded) }
+        self.encoded = encoded
+    }
+}
+
 /// The result of a command: data lines, then the text of the final OK line.
 ///
 /// To Redis clients (RESP) a reply without data lines is the simple string
@@ -73,6 +88,15 @@ struct Command {
     /// Whether the command may run before AUTH (when a token is configured).
     var allowedBeforeAuth = false
     let handler: (CommandContext) throws -> CommandOutcome
+    /// An optional second way in, for the hottest commands: answers a
+    /// ``PlainRequestLine`` straight from its bytes, without a ``Request``.
+    /// It returns false, having done nothing, for any line it does not
+    /// fully handle (an error to report, a layout still to compute), and
+    /// ``handler`` then runs on the parsed request, so both ways give the
+    /// same reply. Runs only on authenticated connections.
+    var plainHandler: PlainHandler?
+
+    typealias PlainHandler = (PlainRequestLine, Connection) -> Bool
 
     var usage: String { syntax.isEmpty ? name : "\(name) \(syntax)" }
 }
@@ -81,6 +105,8 @@ struct Command {
 struct CommandTable {
     private(set) var commands: [Command] = []
     private var byName: [String: Int] = [:]
+    /// The commands that have a ``Command/plainHandler``, by upper-case name bytes.
+    private var plainHandlers: [(name: [UInt8], handler: Command.PlainHandler)] = []
 
     init(_ commands: [Command]) {
         for command in commands { register(command) }
@@ -90,6 +116,13 @@ struct CommandTable {
         precondition(byName[command.name] == nil, "command \(command.name) declared twice")
         byName[command.name] = commands.count
         commands.append(command)
+        if let handler = command.plainHandler { plainHandlers.append((Array(command.name.utf8), handler)) }
+    }
+
+    /// The plain handler of the command `line` names, if it has one.
+    func plainHandler(for line: PlainRequestLine) -> Command.PlainHandler? {
+        for entry in plainHandlers where line.commandIs(entry.name) { return entry.handler }
+        return nil
     }
 
     func command(named name: String) -> Command? {

@@ -55,6 +55,7 @@ final class Connection {
         self.decoder = RequestDecoder(
             maximumLineLength: server.configuration.maximumLineLength,
             maximumPayloadLength: server.configuration.maximumPayloadLength)
+        decoder.yieldsPlainLines = true
         self.lastActivity = uv_now(server.loop)
         self.peer = isTCP ? Connection.peerName(stream) : "unix"
         LoopHandle.bind(stream, to: self)
@@ -105,6 +106,8 @@ final class Connection {
             replyFraming = decoder.lastFraming
             if replyFraming == .resp { session.speaksRESP = true }
             switch item {
+            case .plain(let line):
+                server.dispatch(line, on: self)
             case .request(let request):
                 server.dispatch(request, on: self)
             case .failure(let error, let tag, let closesConnection):
@@ -178,6 +181,24 @@ final class Connection {
             }
         }
         ReplyEncoder.ok(reply.status, tag: tag, into: &output)
+        outputDidGrow()
+    }
+
+    /// A reply of memoised data lines and a status line written by
+    /// `status` (the text after `OK `), encoded straight into the output:
+    /// the same bytes as ``reply(_:tag:)`` of the equivalent ``Reply``.
+    func reply(data: EncodedDataLines, tag: String?, status: (inout [UInt8]) -> Void) {
+        if replyFraming == .resp {
+            RESP.header(UInt8(ascii: "*"), count: data.lines.count + 1, into: &output)
+            for line in data.lines { RESP.bulkString(line, into: &output) }
+            output.append(UInt8(ascii: "+"))
+        } else {
+            output.append(contentsOf: data.encoded)
+            ReplyEncoder.okPrefix(tag: tag, into: &output)
+        }
+        status(&output)
+        output.append(0x0D)
+        output.append(0x0A)
         outputDidGrow()
     }
 

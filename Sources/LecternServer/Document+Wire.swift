@@ -10,6 +10,8 @@ extension Document {
     /// boundaries, which every unit can express; anything else is reported
     /// at the grapheme boundary before it.
     func wireOffset(_ offset: Int, unit: OffsetUnit) -> Int {
+        // The common unit needs no conversion (and no copy of the index map).
+        if unit == .utf16, offset >= 0, offset <= text.indexMap.utf16Length { return offset }
         if let converted = try? text.indexMap.offset(ofUTF16: offset, in: unit) { return converted }
         let boundary = graphemeBoundary(atOrBefore: offset)
         return (try? text.indexMap.offset(ofUTF16: boundary, in: unit)) ?? 0
@@ -65,13 +67,19 @@ extension Document {
     /// geometry costs far more than looking it up.
     func highlightLines(_ sentence: Sentence, layout: TextLayout?, unit: OffsetUnit) -> [String] {
         guard let layout else { return [sentenceLine(sentence, unit: unit)] }
+        return highlight(sentence, layout: layout, unit: unit).lines
+    }
+
+    /// ``highlightLines(_:layout:unit:)`` with the lines also encoded as a
+    /// reply's data lines, ready to copy into a connection's output.
+    func highlight(_ sentence: Sentence, layout: TextLayout, unit: OffsetUnit) -> EncodedDataLines {
         let key = HighlightKey(layout: ObjectIdentifier(layout), sentence: sentence.number, unit: unit)
         if let lines = highlightCache[key] { return lines }
-        let lines = [
+        let lines = EncodedDataLines([
             sentenceLine(sentence, unit: unit),
             "rects \(Wire.rects(layout.selectionRects(for: sentence.content)))",
             "outline \(Wire.outline(layout.outline(for: sentence.content)))",
-        ]
+        ])
         if highlightCache.count >= Document.maximumCachedHighlights { highlightCache.removeAll(keepingCapacity: true) }
         highlightCache[key] = lines
         return lines

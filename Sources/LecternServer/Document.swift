@@ -23,6 +23,9 @@ struct DocumentAttachment: Equatable {
 /// and bumps ``revision``, and drops the caches. Loop thread only.
 final class Document {
     let id: String
+    /// Unique among all documents of this process, for caches that must
+    /// tell documents apart without holding (or weakly referencing) them.
+    let serial: UInt64
     private(set) var text: DocumentText
     private(set) var sentences: SentenceTable
     /// The language the client gave, if any (else it was detected).
@@ -52,8 +55,10 @@ final class Document {
     var streams: [Int: TypewriterStream] = [:]
 
     /// Formatted highlights (``highlightLines(_:layout:unit:)``), dropped on every change.
-    var highlightCache: [HighlightKey: [String]] = [:]
+    var highlightCache: [HighlightKey: EncodedDataLines] = [:]
     static let maximumCachedHighlights = 4096
+    /// The last ``serial`` given out (loop thread only).
+    private nonisolated(unsafe) static var serials: UInt64 = 0
     private var shapedByFont: [FontSpec: ShapedText] = [:]
     private var layoutsBySpec: [LayoutSpec: TextLayout] = [:]
     /// The most layouts kept per document; views beyond that share the
@@ -62,6 +67,8 @@ final class Document {
 
     init(id: String, content: DocumentContent, revision: Int, attachments: [DocumentAttachment] = []) {
         self.id = id
+        Document.serials += 1
+        self.serial = Document.serials
         self.text = content.text
         self.sentences = content.sentences
         self.requestedLanguage = content.requestedLanguage

@@ -354,5 +354,17 @@ public final class Server {
     }
 }
 
+extension Server {
+    /// Runs a plain request line: through its command's plain handler when
+    /// it has one that takes the line, else parsed and dispatched as usual.
+    func dispatch(_ line: PlainRequestLine, on connection: Connection) {
+        if connection.session.isAuthenticated, let handler = commands.plainHandler(for: line), handler(line, connection) {
+            statistics.commandsProcessed += 1
+            return
+        }
+        dispatch(line.request(), on: connection)
+    }
+}
+
 @available(*, unavailable)
 extension Server: Sendable {}

@@ -56,11 +56,12 @@ extension Server {
             ],
             handler: { context in
                 let (x, y, slop) = try PointHit.arguments(context)
-                return try context.withView { document, layout in
+                return try context.withView(outcome: { document, layout in
                     context.server.tap(PointHit(document: document, layout: layout, x: x, y: y, slop: slop),
-                                       document: document, layout: layout, context: context)
-                }
-            }),
+                                       document: document, layout: layout, connection: context.connection, tag: context.request.tag)
+                })
+            },
+            plainHandler: { line, connection in connection.server.tap(line, on: connection) }),
         Command(
             name: "RECTS", syntax: "<id> <sentence>", minimumArguments: 2, maximumArguments: 2,
             summary: "A sentence's highlight in the view: one rect per line fragment, and the outline of their union.",
@@ -156,25 +157,60 @@ extension Server {
             + " lines=\(layout.lines.count) height=\(Wire.number(layout.height))"
     }
 
-    fileprivate func tap(_ point: PointHit, document: Document, layout: TextLayout, context: CommandContext) -> Reply {
-        let unit = context.connection.session.unit
+    /// TAP's answer for a resolved point. A hit on a sentence is written
+    /// straight into the connection's output from the memoised highlight.
+    fileprivate func tap(_ point: PointHit, document: Document, layout: TextLayout, connection: Connection, tag: String?) -> CommandOutcome {
+        let unit = connection.session.unit
         switch point {
         case .attachment(let index, _):
             let attachment = layout.attachments[index]
             let frame = layout.attachmentFrames[index]
-            return Reply("TAP attachment name=\(attachment.name) offset=\(document.wireOffset(attachment.offset, unit: unit)) rect=\(Wire.rect(frame))")
+            return .reply(Reply("TAP attachment name=\(attachment.name) offset=\(document.wireOffset(attachment.offset, unit: unit)) rect=\(Wire.rect(frame))"))
         case .miss(let distance, let nearest):
-            return Reply("TAP " + PointHit.missFacts(distance: distance, nearest: nearest))
+            return .reply(Reply("TAP " + PointHit.missFacts(distance: distance, nearest: nearest)))
         case .sentence(let sentence, let hit):
-            broadcast(document, from: context.connection, range: sentence.content) { watcherUnit in
-                "TAP \(document.id) by=\(context.connection.id) revision=\(document.revision) sentence=\(sentence.number) range=\(document.wireRange(sentence.content, unit: watcherUnit))"
+            broadcast(document, from: connection, range: sentence.content) { watcherUnit in
+                "TAP \(document.id) by=\(connection.id) revision=\(document.revision) sentence=\(sentence.number) range=\(document.wireRange(sentence.content, unit: watcherUnit))"
             }
-            return Reply(
-                "TAP hit sentence=\(sentence.number) offset=\(document.wireOffset(hit.offset, unit: unit)) side=\(hit.side.rawValue) distance=\(Wire.number(hit.distance))",
-                data: document.highlightLines(sentence, layout: layout, unit: unit))
+            // TAP hit sentence=<n> offset=<o> side=<side> distance=<pt>
+            connection.reply(data: document.highlight(sentence, layout: layout, unit: unit), tag: tag) { output in
+                output.append(contentsOf: "TAP hit sentence=".utf8)
+                RESP.appendDecimal(sentence.number, into: &output)
+                output.append(contentsOf: " offset=".utf8)
+                RESP.appendDecimal(document.wireOffset(hit.offset, unit: unit), into: &output)
+                output.append(contentsOf: hit.side == .leading ? " side=leading distance=".utf8 : " side=trailing distance=".utf8)
+                Wire.appendNumber(hit.distance, into: &output)
+            }
+            return .sent
         }
     }
 
+    /// TAP from a plain line (see ``Command/plainHandler``): the common
+    /// case of a view whose layout is ready, read without making Strings.
+    /// Anything else (an argument to reject, a number in another spelling,
+    /// no such document or view, a layout to compute) is left to the
+    /// parsed request's handler.
+    fileprivate func tap(_ line: PlainRequestLine, on connection: Connection) -> Bool {
+        guard line.positionalCount == 3, let id = line.positional(0), Wire.isDocumentID(id),
+            let x = line.positional(1).flatMap(Wire.plainDouble),
+            let y = line.positional(2).flatMap(Wire.plainDouble)
+        else { return false }
+        var slop = 0.0
+        if line.keyedCount > 0, let text = line.value(for: "slop") {
+            guard let value = Wire.plainDouble(text) else { return false }
+            slop = value
+        }
+        guard let document = documents[String(decoding: id, as: UTF8.self)],
+            let (_, cache) = connection.session.viewWithCache(of: document),
+            let layout = cache.layout(for: document)
+        else { return false }
+        let point = PointHit(document: document, layout: layout, x: x, y: y, slop: slop)
+        let tag = line.tagString
+        if case .reply(let reply) = tap(point, document: document, layout: layout, connection: connection, tag: tag) {
+            connection.reply(reply, tag: tag)
+        }
+        return true
+    }
 
     fileprivate func attach(_ context: CommandContext) throws -> CommandOutcome {
         let document = try documents.require(Wire.documentID(context.arguments[0]))
@@ -223,15 +259,20 @@ extension CommandContext {
     /// layout has to be computed off the loop first, the request is run
     /// again when it is ready (see ``LayoutService/layoutOrDefer(_:spec:context:)``).
     func withView(_ body: (Document, TextLayout) throws -> Reply) throws -> CommandOutcome {
+        try withView(outcome: { document, layout in .reply(try body(document, layout)) })
+    }
+
+    /// ``withView(_:)`` for a body that may send its reply itself.
+    func withView(outcome body: (Document, TextLayout) throws -> CommandOutcome) throws -> CommandOutcome {
         let id = try Wire.documentID(arguments[0])
         let document = try server.documents.require(id)
         guard let (spec, cache) = connection.session.viewWithCache(of: document) else {
             throw LecternProtocolError.noView(id)
         }
-        if let layout = cache.layout(for: document) { return .reply(try body(document, layout)) }
+        if let layout = cache.layout(for: document) { return try body(document, layout) }
         guard let layout = server.layouts.layoutOrDefer(document, spec: spec, context: self) else { return .deferred }
         cache.remember(layout, for: document)
-        return .reply(try body(document, layout))
+        return try body(document, layout)
     }
 
     /// `body` with the layout of `document` for `spec` (see ``withView(_:)``).

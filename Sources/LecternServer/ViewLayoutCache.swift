@@ -11,17 +11,17 @@ import LecternLayout
 ///
 /// Loop thread only.
 final class ViewLayoutCache {
-    private weak var document: Document?
+    private var documentSerial: UInt64 = 0
     private var revision = -1
     private var layout: TextLayout?
 
     /// The remembered layout, if it was made for this document at its current revision.
     func layout(for document: Document) -> TextLayout? {
-        self.document === document && revision == document.revision ? layout : nil
+        documentSerial == document.serial && revision == document.revision ? layout : nil
     }
 
     func remember(_ layout: TextLayout, for document: Document) {
-        self.document = document
+        documentSerial = document.serial
         revision = document.revision
         self.layout = layout
     }

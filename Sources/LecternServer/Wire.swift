@@ -14,18 +14,57 @@ import LecternProtocol
 ///   are joined with `|`.
 enum Wire {
     static func number(_ value: Double) -> String {
-        guard value.isFinite else { return "0" }
-        // Beyond what an Int holds in hundredths (far beyond any screen),
-        // Swift's own shortest form ("1e+300") is exact enough.
-        guard abs(value) < 1e15 else { return String(value.rounded()) }
-        let hundredths = (value * 100).rounded()
-        if hundredths == 0 { return "0" }
-        let whole = Int(hundredths) / 100
-        let fraction = abs(Int(hundredths) % 100)
-        let sign = hundredths < 0 && whole == 0 ? "-" : ""
-        if fraction == 0 { return "\(sign)\(whole)" }
-        if fraction % 10 == 0 { return "\(sign)\(whole).\(fraction / 10)" }
-        return "\(sign)\(whole).\(fraction < 10 ? "0" : "")\(fraction)"
+        switch NumberParts(value) {
+        case .beyondHundredths(let rounded): return String(rounded)
+        case .parts(let negative, let whole, let fraction):
+            let sign = negative && whole == 0 ? "-" : ""
+            if fraction.digits == 0 { return "\(sign)\(whole)" }
+            if fraction.digits == 1 { return "\(sign)\(whole).\(fraction.value)" }
+            return "\(sign)\(whole).\(fraction.value < 10 ? "0" : "")\(fraction.value)"
+        }
+    }
+
+    /// ``number(_:)``'s text appended as bytes, without making a String.
+    static func appendNumber(_ value: Double, into output: inout [UInt8]) {
+        switch NumberParts(value) {
+        case .beyondHundredths(let rounded): output.append(contentsOf: String(rounded).utf8)
+        case .parts(let negative, let whole, let fraction):
+            if negative && whole == 0 { output.append(UInt8(ascii: "-")) }
+            RESP.appendDecimal(whole, into: &output)
+            guard fraction.digits > 0 else { return }
+            output.append(UInt8(ascii: "."))
+            if fraction.digits == 2 && fraction.value < 10 { output.append(UInt8(ascii: "0")) }
+            RESP.appendDecimal(fraction.value, into: &output)
+        }
+    }
+
+    /// A number as the wire writes it: rounded to hundredths, then whole
+    /// part and at most two decimals with trailing zeros dropped.
+    private enum NumberParts {
+        /// Beyond what an Int holds in hundredths (far beyond any screen):
+        /// Swift's own shortest form ("1e+300") is exact enough.
+        case beyondHundredths(Double)
+        /// `whole` carries its own minus sign; `negative` is set for
+        /// values such as -0.5, whose whole part is 0. `fraction` is the
+        /// decimals without trailing zeros: 0, 1 or 2 digits of `value`.
+        case parts(negative: Bool, whole: Int, fraction: (value: Int, digits: Int))
+
+        init(_ value: Double) {
+            guard value.isFinite else {
+                self = .parts(negative: false, whole: 0, fraction: (0, 0))
+                return
+            }
+            guard abs(value) < 1e15 else {
+                self = .beyondHundredths(value.rounded())
+                return
+            }
+            let hundredths = Int((value * 100).rounded())
+            let whole = hundredths / 100
+            let fraction = abs(hundredths % 100)
+            let digits = fraction == 0 ? 0 : fraction % 10 == 0 ? 1 : 2
+            self = .parts(negative: hundredths < 0, whole: whole,
+                          fraction: (digits == 1 ? fraction / 10 : fraction, digits))
+        }
     }
 
     static func range(_ range: Range<Int>) -> String { "\(range.lowerBound)..\(range.upperBound)" }
@@ -47,6 +86,42 @@ enum Wire {
             throw ProtocolError(.number, "\(name) must be a number, not '\(text)'")
         }
         return value
+    }
+
+    /// The commonest spelling of a number, `-?digits[.digits]` with at most
+    /// 15 digits, read straight from request bytes; nil for anything else,
+    /// which ``double(_:_:)`` then reads (or rejects).
+    ///
+    /// The digits form an integer below 2^53 and the divisor a power of ten
+    /// up to 10^15, both exact doubles, so the one division is correctly
+    /// rounded: the result is exactly what `Double(String)` gives.
+    static func plainDouble(_ bytes: ArraySlice<UInt8>) -> Double? {
+        var index = bytes.startIndex
+        let negative = index < bytes.endIndex && bytes[index] == UInt8(ascii: "-")
+        if negative { index += 1 }
+        var mantissa = 0
+        var digits = 0
+        var decimals = 0
+        var seenPoint = false
+        while index < bytes.endIndex {
+            let byte = bytes[index]
+            index += 1
+            if byte == UInt8(ascii: "."), !seenPoint, digits > 0 {
+                seenPoint = true
+                continue
+            }
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9"), digits < 15 else { return nil }
+            mantissa = mantissa * 10 + Int(byte - UInt8(ascii: "0"))
+            digits += 1
+            if seenPoint { decimals += 1 }
+        }
+        guard digits > 0, !seenPoint || decimals > 0 else { return nil }
+        let magnitude = Double(mantissa) / powersOfTen[decimals]
+        return negative ? -magnitude : magnitude
+    }
+
+    private static let powersOfTen: [Double] = (0...15).map { pow10 in
+        (0..<pow10).reduce(1.0) { value, _ in value * 10 }
     }
 
     /// A whole number within `range`, or `ERR NUMBER` naming the argument.
@@ -76,8 +151,16 @@ enum Wire {
     /// A document id: 1 to 128 of `A–Z a–z 0–9 _ - . : /`. Ids are written
     /// unquoted everywhere, so they may hold nothing that needs quoting.
     static func documentID(_ text: String) throws -> String {
-        let valid = !text.isEmpty && text.utf8.count <= maximumIDLength
-            && text.utf8.allSatisfy {
+        guard isDocumentID(text.utf8) else {
+            throw ProtocolError(.arguments, "document id must be 1 to \(maximumIDLength) characters of A-Z a-z 0-9 _ - . : / (got '\(text)')")
+        }
+        return text
+    }
+
+    /// Whether `bytes` spell a valid document id (see ``documentID(_:)``).
+    static func isDocumentID<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> Bool {
+        !bytes.isEmpty && bytes.count <= maximumIDLength
+            && bytes.allSatisfy {
                 switch $0 {
                 case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
                     UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "-"),
@@ -86,9 +169,5 @@ enum Wire {
                 default: return false
                 }
             }
-        guard valid else {
-            throw ProtocolError(.arguments, "document id must be 1 to \(maximumIDLength) characters of A-Z a-z 0-9 _ - . : / (got '\(text)')")
-        }
-        return text
     }
 }

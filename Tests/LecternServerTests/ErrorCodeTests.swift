@@ -92,5 +92,40 @@ import Testing
         #expect(Wire.number(1e300) == "1e+300")
         #expect(Wire.number(-1e300) == "-1e+300")
         #expect(Wire.number(.nan) == "0")
+        #expect(Wire.number(-0.001) == "0")
+        #expect(Wire.number(-12.1) == "-12.1")
+    }
+
+    @Test func numbersAppendedAsBytesMatchTheirText() {
+        var state: UInt64 = 0x5EED
+        for i in 0..<20_000 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let scale = [1.0, 0.01, 100, 1e6, 1e13, 1e16][i % 6]
+            let value = (Double(state >> 11) / Double(1 << 53) - 0.5) * scale
+            var bytes: [UInt8] = []
+            Wire.appendNumber(value, into: &bytes)
+            #expect(String(decoding: bytes, as: UTF8.self) == Wire.number(value), "\(value)")
+        }
+    }
+
+    /// The byte reader takes the commonest spellings and gives exactly
+    /// what `Double(String)` gives; everything else is left to `Wire.double`.
+    @Test func plainNumbersReadExactlyAsDoubleParsingDoes() throws {
+        var state: UInt64 = 0xD0B1E
+        func next() -> UInt64 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return state >> 33
+        }
+        for _ in 0..<50_000 {
+            let whole = String(next() % 100_000)
+            let fraction = String(next() % 1_000_000_000)
+            let text = (next() % 2 == 0 ? "-" : "") + whole + (next() % 3 == 0 ? "" : "." + fraction)
+            let value = try #require(Wire.plainDouble(ArraySlice(text.utf8)), "\(text)")
+            #expect(value.bitPattern == Double(text)!.bitPattern, "\(text)")
+        }
+        for text in ["1e3", "+1", ".5", "1.", "-", "", "0x10", "nan", "inf", "1.2.3", "12345678901234567", "1,5"] {
+            #expect(Wire.plainDouble(ArraySlice(text.utf8)) == nil, "\(text)")
+        }
+        #expect(Wire.plainDouble(ArraySlice("-0".utf8))?.sign == .minus)
     }
 }

@@ -1,0 +1,209 @@
+// PlainRequestLine.swift: a request line of bare ASCII words, split without making Strings.
+
+/// A request line made only of bare printable-ASCII tokens (no quotes, no
+/// backslashes, no payload marker), split into token ranges of the line's
+/// own bytes.
+///
+/// Nearly every request a program sends looks like this (`TAP intro 30 10`),
+/// and splitting it costs one pass over its bytes with no allocation. A
+/// command that can answer straight from the bytes (see the server's
+/// `plainHandler`) does; any other command gets ``request()``, which is
+/// exactly what ``RequestParser/parse(_:)`` makes of the same line.
+///
+/// The line shares the decoder's buffer: use it before asking the decoder
+/// for the next item.
+public struct PlainRequestLine: Equatable, Sendable {
+    /// One token, as offsets from the line's start: `start..<end`, with
+    /// `=` at `equals` for `key=value` (small, since items are copied).
+    struct Token: Sendable {
+        var start: UInt16
+        var end: UInt16
+        /// Offset of the `=` of a `key=value` token, or ``none``.
+        var equals: UInt16
+        static let none = UInt16.max
+    }
+
+    /// The longest plain line; longer lines are parsed the general way.
+    public static let maximumLength = 4096
+
+    /// The most tokens (tag and command included) a plain line may have.
+    public static let maximumTokens = 8
+
+    public let bytes: ArraySlice<UInt8>
+    private let tokens: InlineArray<8, Token>
+    private let tokenCount: Int
+    private let hasTag: Bool
+    /// How many positional (not `key=value`) arguments there are.
+    public let positionalCount: Int
+
+    /// Splits `line`, or returns nil if it is not plain: a byte outside
+    /// printable ASCII other than space and tab, a `"` or `\`, more than
+    /// ``maximumTokens`` tokens, a last token that announces a payload
+    /// (`{N}`, `<<WORD`), a key=value command or a tag without a command.
+    /// Blank lines are not plain either.
+    public init?(_ line: ArraySlice<UInt8>) {
+        guard line.count <= Self.maximumLength else { return nil }
+        var tokens = InlineArray<8, Token>(repeating: Token(start: 0, end: 0, equals: Token.none))
+        guard let count = line.withUnsafeBufferPointer({ Self.split($0, into: &tokens) }), count > 0 else { return nil }
+        let hasTag = line[line.startIndex + Int(tokens[0].start)] == UInt8(ascii: "@") && tokens[0].equals == Token.none
+        let commandIndex = hasTag ? 1 : 0
+        guard commandIndex < count, tokens[commandIndex].equals == Token.none else { return nil }
+        let last = tokens[count - 1]
+        if last.equals == Token.none {
+            let first = line[line.startIndex + Int(last.start)]
+            if first == UInt8(ascii: "{") || first == UInt8(ascii: "<") { return nil }
+        }
+        var positionalCount = 0
+        for i in (commandIndex + 1)..<count where tokens[i].equals == Token.none { positionalCount += 1 }
+        self.bytes = line
+        self.tokens = tokens
+        self.tokenCount = count
+        self.hasTag = hasTag
+        self.positionalCount = positionalCount
+    }
+
+    /// The tokens of `buffer`, or nil if a byte or the count rules the line out.
+    private static func split(_ buffer: UnsafeBufferPointer<UInt8>, into tokens: inout InlineArray<8, Token>) -> Int? {
+        var tokenCount = 0
+        var index = 0
+        let count = buffer.count
+        while index < count {
+            var kind = byteKinds[Int(buffer[index])]
+            if kind == .separator {
+                index += 1
+                continue
+            }
+            guard tokenCount < Self.maximumTokens else { return nil }
+            let start = index
+            var equals = -1
+            while true {
+                if kind == .other { return nil }
+                if kind == .equals && equals < 0 { equals = index }
+                index += 1
+                guard index < count else { break }
+                kind = byteKinds[Int(buffer[index])]
+                if kind == .separator { break }
+            }
+            var isKeyValue = false
+            if equals > start {
+                isKeyValue = RequestParser.isKeyByte(buffer[start], first: true)
+                var i = start + 1
+                while isKeyValue && i < equals {
+                    isKeyValue = RequestParser.isKeyByte(buffer[i], first: false)
+                    i += 1
+                }
+            }
+            tokens[tokenCount] = Token(
+                start: UInt16(start), end: UInt16(index), equals: isKeyValue ? UInt16(equals) : Token.none)
+            tokenCount += 1
+        }
+        return tokenCount
+    }
+
+    private enum ByteKind: UInt8 {
+        /// Space or tab.
+        case separator
+        /// A byte of a plain token.
+        case word
+        case equals
+        /// Anything that rules the line out: controls, DEL, non-ASCII, `"` and `\`.
+        case other
+    }
+
+    private static let byteKinds: [ByteKind] = (0...255).map { byte -> ByteKind in
+        switch byte {
+        case 0x20, 0x09: return .separator
+        case Int(UInt8(ascii: "=")): return .equals
+        case Int(UInt8(ascii: "\"")), Int(UInt8(ascii: "\\")): return .other
+        case 0x21..<0x7F: return .word
+        default: return .other
+        }
+    }
+
+    /// The tag token (`@7`), if the line has one.
+    public var tag: ArraySlice<UInt8>? {
+        hasTag ? slice(tokens[0].start, tokens[0].end) : nil
+    }
+
+    /// The tag as a String, if any (for replies that echo it).
+    public var tagString: String? {
+        tag.map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The command name's bytes as written.
+    public var command: ArraySlice<UInt8> {
+        let token = tokens[hasTag ? 1 : 0]
+        return slice(token.start, token.end)
+    }
+
+    /// Whether the command name is `name` (upper-case ASCII bytes), ignoring case.
+    public func commandIs(_ name: [UInt8]) -> Bool {
+        let written = command
+        guard written.count == name.count else { return false }
+        var i = 0
+        for byte in written {
+            let upper = byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z") ? byte - 0x20 : byte
+            if upper != name[i] { return false }
+            i += 1
+        }
+        return true
+    }
+
+    /// Tokens after the command.
+    private var argumentTokens: Range<Int> { (hasTag ? 2 : 1)..<tokenCount }
+
+    /// How many `key=value` arguments there are.
+    public var keyedCount: Int { argumentTokens.count - positionalCount }
+
+    /// The `n`-th positional argument's bytes.
+    public func positional(_ n: Int) -> ArraySlice<UInt8>? {
+        guard n < positionalCount else { return nil }
+        if positionalCount == argumentTokens.count {
+            let token = tokens[argumentTokens.lowerBound + n]
+            return slice(token.start, token.end)
+        }
+        var seen = 0
+        for i in argumentTokens where tokens[i].equals == Token.none {
+            if seen == n { return slice(tokens[i].start, tokens[i].end) }
+            seen += 1
+        }
+        return nil
+    }
+
+    /// The value of the last `key=value` argument whose key is `key` (exact bytes, as ``Request/value(for:)``).
+    public func value(for key: StaticString) -> ArraySlice<UInt8>? {
+        var found: ArraySlice<UInt8>?
+        for i in argumentTokens where tokens[i].equals != Token.none {
+            let token = tokens[i]
+            let written = slice(token.start, token.equals)
+            let matches = key.withUTF8Buffer { written.elementsEqual($0) }
+            if matches { found = slice(token.equals + 1, token.end) }
+        }
+        return found
+    }
+
+    /// The request ``RequestParser/parse(_:)`` makes of this line.
+    public func request() -> Request {
+        var arguments: [Argument] = []
+        arguments.reserveCapacity(argumentTokens.count)
+        for i in argumentTokens {
+            let token = tokens[i]
+            if token.equals != Token.none {
+                arguments.append(Argument(
+                    key: String(decoding: slice(token.start, token.equals), as: UTF8.self),
+                    value: String(decoding: slice(token.equals + 1, token.end), as: UTF8.self)))
+            } else {
+                arguments.append(Argument(value: String(decoding: slice(token.start, token.end), as: UTF8.self)))
+            }
+        }
+        return Request(tag: tagString, command: String(decoding: command, as: UTF8.self), arguments: arguments)
+    }
+
+    public static func == (lhs: PlainRequestLine, rhs: PlainRequestLine) -> Bool {
+        lhs.bytes.elementsEqual(rhs.bytes)
+    }
+
+    private func slice(_ start: UInt16, _ end: UInt16) -> ArraySlice<UInt8> {
+        bytes[(bytes.startIndex + Int(start))..<(bytes.startIndex + Int(end))]
+    }
+}
