@@ -19,8 +19,9 @@ enum ReplyLine {
 
 /// Text data lines kept with their line-protocol encoding (`* text` CRLF
 /// each), for replies that are memoised and sent over and over (a
-/// sentence's highlight): sending them is one copy.
-struct EncodedDataLines {
+/// sentence's highlight): sending them is one copy. A class, so that
+/// handing one out of the cache is one retain.
+final class EncodedDataLines {
     let lines: [String]
     let encoded: [UInt8]
 

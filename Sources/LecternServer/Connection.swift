@@ -22,7 +22,9 @@ import LecternProtocol
 final class Connection {
     let id: UInt64
     let peer: String
-    unowned let server: Server
+    /// The server outlives every connection (it closes them all before it
+    /// goes), so no reference counting is needed to reach it.
+    unowned(unsafe) let server: Server
     let stream: UnsafeMutablePointer<uv_stream_t>
 
     private var decoder: RequestDecoder

@@ -4,8 +4,14 @@ import LecternProtocol
 
 /// All documents, by id, with the document-count limit. Loop thread only.
 struct DocumentRegistry {
-    private var byID: [String: Document] = [:]
+    private var byID: [String: Document] = [:] {
+        didSet { generation &+= 1 }
+    }
     private var nextRevision = 1
+    /// Bumped whenever a document is added or removed, so that a cache of
+    /// an id's document knows when to look again (and that, until then,
+    /// the registry keeps the document alive).
+    private(set) var generation = 0
 
     var count: Int { byID.count }
 

@@ -42,6 +42,23 @@ final class Session {
         views[document.id]?.spec ?? document.defaultView
     }
 
+    /// The document and view cache the last plain request resolved (see
+    /// ``Server/documentAndView(_:on:)``): readers tap one document over
+    /// and over, and this spares two dictionary lookups for each tap.
+    var recentView: RecentView?
+
+    struct RecentView {
+        let id: [UInt8]
+        let registryGeneration: Int
+        let viewGeneration: Int
+        let defaultViewGeneration: Int
+        /// Alive while the registry's generation is `registryGeneration`:
+        /// the registry holds it. Not retained, so a cache entry keeps no
+        /// deleted document alive.
+        unowned(unsafe) let document: Document
+        let cache: ViewLayoutCache
+    }
+
     /// ``view(of:)`` with the cache of the layout last used for it.
     func viewWithCache(of document: Document) -> (spec: LayoutSpec, cache: ViewLayoutCache)? {
         if let own = views[document.id] { return (own.spec, own.cache) }

@@ -200,9 +200,7 @@ extension Server {
             guard let value = Wire.plainDouble(text) else { return false }
             slop = value
         }
-        guard let document = documents[String(decoding: id, as: UTF8.self)],
-            let (_, cache) = connection.session.viewWithCache(of: document),
-            let layout = cache.layout(for: document)
+        guard let (document, cache) = documentAndView(id, on: connection), let layout = cache.layout(for: document)
         else { return false }
         let point = PointHit(document: document, layout: layout, x: x, y: y, slop: slop)
         let tag = line.tagString
@@ -210,6 +208,27 @@ extension Server {
             connection.reply(reply, tag: tag)
         }
         return true
+    }
+
+    /// The document `id` names and the connection's view cache of it (its
+    /// own view or the document's default), or nil for no such document or
+    /// view. Remembers the answer for the next request to the same id.
+    func documentAndView(_ id: ArraySlice<UInt8>, on connection: Connection) -> (Document, ViewLayoutCache)? {
+        let session = connection.session
+        if let recent = session.recentView, recent.registryGeneration == documents.generation,
+            recent.viewGeneration == session.viewGeneration,
+            recent.id.withUnsafeBufferPointer({ known in id.withUnsafeBufferPointer { known.elementsEqual($0) } }),
+            recent.defaultViewGeneration == recent.document.defaultViewGeneration
+        {
+            return (recent.document, recent.cache)
+        }
+        guard let document = documents[String(decoding: id, as: UTF8.self)],
+            let (_, cache) = session.viewWithCache(of: document)
+        else { return nil }
+        session.recentView = Session.RecentView(
+            id: Array(id), registryGeneration: documents.generation, viewGeneration: session.viewGeneration,
+            defaultViewGeneration: document.defaultViewGeneration, document: document, cache: cache)
+        return (document, cache)
     }
 
     fileprivate func attach(_ context: CommandContext) throws -> CommandOutcome {

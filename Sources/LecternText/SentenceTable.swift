@@ -25,11 +25,14 @@ public struct SentenceTable: RandomAccessCollection, Sendable {
     /// The language whose rules were applied (given or detected).
     public let language: Language
     /// Start of each sentence, then the text's end (count + 1 entries).
-    private let bounds: [Int32]
-    private let contentStarts: [Int32]
-    private let contentEnds: [Int32]
+    // Inlinable (with the lookups below) so that a lookup in a table that
+    // is a class's property needs no copy of the table, and so no retain
+    // of each of these arrays, on the server's per-request path.
+    @usableFromInline let bounds: [Int32]
+    @usableFromInline let contentStarts: [Int32]
+    @usableFromInline let contentEnds: [Int32]
     /// The paragraph of each sentence.
-    private let paragraphOfSentence: [Int32]
+    @usableFromInline let paragraphOfSentence: [Int32]
 
     /// Segments `document`.
     /// - Parameters:
@@ -72,13 +75,13 @@ public struct SentenceTable: RandomAccessCollection, Sendable {
         paragraphOfSentence = builder.paragraphs
     }
 
-    public var startIndex: Int { 0 }
+    @inlinable public var startIndex: Int { 0 }
     /// The number of sentences.
-    public var endIndex: Int { paragraphOfSentence.count }
+    @inlinable public var endIndex: Int { paragraphOfSentence.count }
 
     /// Sentence number `number`, in O(1). Traps when out of range, like an
     /// array; use ``sentence(number:)`` for numbers that come from a client.
-    public subscript(number: Int) -> Sentence {
+    @inlinable public subscript(number: Int) -> Sentence {
         Sentence(number: number,
                  range: Int(bounds[number])..<Int(bounds[number + 1]),
                  content: Int(contentStarts[number])..<Int(contentEnds[number]),
@@ -95,7 +98,7 @@ public struct SentenceTable: RandomAccessCollection, Sendable {
     /// of the text belongs to the last sentence; nil when out of bounds or
     /// when the text is empty.
     /// - Complexity: O(log s).
-    public func sentence(containing offset: Int) -> Sentence? {
+    @inlinable public func sentence(containing offset: Int) -> Sentence? {
         guard let end = bounds.last, !isEmpty, offset >= 0, offset <= Int(end) else { return nil }
         var low = 0, high = count
         while low < high {
