@@ -63,7 +63,7 @@ final class FanoutScenario: LoadScenario {
         return request
     }
 
-    func didReceive(event: [UInt8], on connection: ClientConnection, at now: UInt64, runner: LoadRunner) {
+    func didReceive(event: UnsafeRawBufferPointer, on connection: ClientConnection, at now: UInt64, runner: LoadRunner) {
         guard event.starts(with: Self.tapEvent), LineFields.value("rects", in: event) != nil else {
             runner.countMalformed("watcher event '\(String(decoding: event.prefix(100), as: UTF8.self))'")
             return

@@ -38,10 +38,11 @@ protocol LoadScenario: AnyObject {
     func nextRequest(for index: Int, intendedAt: UInt64) -> ScenarioRequest
     /// The load starts now (the typewriter sends its TYPEs here).
     func loadDidStart(_ runner: LoadRunner)
-    /// A well-formed reply to a load or control request.
-    func didComplete(_ request: PendingRequest, reply: Reply, on connection: ClientConnection, at now: UInt64, runner: LoadRunner)
-    /// An event line (`! …`).
-    func didReceive(event: [UInt8], on connection: ClientConnection, at now: UInt64, runner: LoadRunner)
+    /// A well-formed reply to a load or control request (read in place:
+    /// valid only during the call).
+    func didComplete(_ request: PendingRequest, reply: ReplyView, on connection: ClientConnection, at now: UInt64, runner: LoadRunner)
+    /// An event line (`! …`), read in place: valid only during the call.
+    func didReceive(event: UnsafeRawBufferPointer, on connection: ClientConnection, at now: UInt64, runner: LoadRunner)
     /// How long after the measured window to keep waiting for events at least.
     var drainNanoseconds: UInt64 { get }
     /// Whether events the scenario waits for are still due (the drain goes
@@ -57,8 +58,8 @@ extension LoadScenario {
     func setupRequests(for index: Int) -> [ScenarioRequest] { [] }
     func generatesLoad(_ index: Int) -> Bool { true }
     func loadDidStart(_ runner: LoadRunner) {}
-    func didComplete(_ request: PendingRequest, reply: Reply, on connection: ClientConnection, at now: UInt64, runner: LoadRunner) {}
-    func didReceive(event: [UInt8], on connection: ClientConnection, at now: UInt64, runner: LoadRunner) {
+    func didComplete(_ request: PendingRequest, reply: ReplyView, on connection: ClientConnection, at now: UInt64, runner: LoadRunner) {}
+    func didReceive(event: UnsafeRawBufferPointer, on connection: ClientConnection, at now: UInt64, runner: LoadRunner) {
         runner.countMalformed("unexpected event '\(String(decoding: event.prefix(100), as: UTF8.self))'")
     }
     var drainNanoseconds: UInt64 { 0 }

@@ -11,8 +11,12 @@ import Testing
         var start = 0
         while start < bytes.count {
             let end = min(bytes.count, start + chunk)
-            bytes[start..<end].withUnsafeBytes { framer.append($0) }
-            while let frame = try framer.next() { result.append(frame) }
+            try bytes[start..<end].withUnsafeBytes { chunk in
+                try framer.frames(in: chunk) { frame in
+                    result.append(frame.materialized())
+                    return true
+                }
+            }
             start = end
         }
         return result
