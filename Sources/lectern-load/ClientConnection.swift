@@ -143,7 +143,7 @@ final class ClientConnection {
     // MARK: Writing
 
     /// Queues a request; it is written at the end of this loop iteration.
-    func send(_ bytes: [UInt8], _ request: PendingRequest) {
+    func send(_ bytes: ArraySlice<UInt8>, _ request: PendingRequest) {
         guard state == .open else { return }
         output.append(contentsOf: bytes)
         pending.append(request)

@@ -39,7 +39,7 @@ final class FanoutScenario: LoadScenario {
         guard index > 0 else {
             var lines = LecternRequests.lines(id)
             lines.onReply = { [unowned self] reply in
-                taps = TapTargets(linesReply: reply, text: SampleText.first).points.map { LecternRequests.tap(id, $0) }
+                taps = LecternRequests.taps(id, TapTargets(linesReply: reply, text: SampleText.first).points)
             }
             return [LecternRequests.hello(), LecternRequests.put(id, SampleText.first), LecternRequests.view(id, width: width), lines]
         }

@@ -1,8 +1,12 @@
 // LoadScenario.swift: what a scenario decides; the runner does the rest.
 
 /// A request a scenario wants sent: its bytes and the reply it must get.
+///
+/// Requests sent over and over are encoded once; their bytes may be slices
+/// of one buffer and their expectation shared, so that sending one copies
+/// its bytes and touches nothing else.
 struct ScenarioRequest {
-    let bytes: [UInt8]
+    let bytes: ArraySlice<UInt8>
     let expectation: ReplyExpectation
     var detail = 0
     var onReply: ((Reply) -> Void)? = nil

@@ -43,8 +43,8 @@ final class MixScenario: LoadScenario {
             var lines = LecternRequests.lines(id)
             lines.onReply = { [unowned self] reply in
                 let points = TapTargets(linesReply: reply, text: Self.texts[text]).points
-                taps[index][text] = points.map { LecternRequests.tap(id, $0) }
-                selects[index][text] = points.map { LecternRequests.select(id, $0) }
+                taps[index][text] = LecternRequests.taps(id, points)
+                selects[index][text] = LecternRequests.selects(id, points)
             }
             requests.append(lines)
         }

@@ -22,16 +22,16 @@ final class TapScenario: LoadScenario {
         var lines = LecternRequests.lines(id)
         lines.onReply = { [unowned self] reply in
             let targets = TapTargets(linesReply: reply, text: SampleText.first)
-            taps[index] = targets.points.map { LecternRequests.tap(id, $0) }
+            taps[index] = LecternRequests.taps(id, targets.points)
         }
         return [LecternRequests.hello(), LecternRequests.put(id, SampleText.first), LecternRequests.view(id, width: width), lines]
     }
 
     func nextRequest(for index: Int, intendedAt: UInt64) -> ScenarioRequest {
-        let requests = taps[index]
-        guard !requests.isEmpty else { return LecternRequests.tap(LecternRequests.documentID("tap", index), TapTargets.Point(x: 1, y: 1)) }
-        let request = requests[cursors[index]]
-        cursors[index] = (cursors[index] + 1) % requests.count
-        return request
+        let count = taps[index].count
+        guard count > 0 else { return LecternRequests.tap(LecternRequests.documentID("tap", index), TapTargets.Point(x: 1, y: 1)) }
+        let cursor = cursors[index]
+        cursors[index] = cursor + 1 == count ? 0 : cursor + 1
+        return taps[index][cursor]
     }
 }
