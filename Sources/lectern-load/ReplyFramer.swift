@@ -159,15 +159,21 @@ struct ReplyFramer {
     /// many bytes they took.
     private mutating func read(_ bytes: UnsafeRawBufferPointer, _ body: (FrameView) throws -> Bool) throws -> Int {
         var consumed = 0
-        while let (frame, length) = try next(in: UnsafeRawBufferPointer(rebasing: bytes[consumed...])) {
-            consumed += length
-            guard try body(frame) else { break }
+        while let found = try next(in: UnsafeRawBufferPointer(rebasing: bytes[consumed...])) {
+            consumed += found.length
+            guard try body(found.frame) else { break }
         }
         return consumed
     }
 
-    /// The frame at the start of `bytes` and its length, or nil when more bytes are needed.
-    private mutating func next(in bytes: UnsafeRawBufferPointer) throws -> (FrameView, Int)? {
+    /// A frame and how many bytes it took.
+    private struct FoundFrame {
+        let frame: FrameView
+        let length: Int
+    }
+
+    /// The frame at the start of `bytes`, or nil when more bytes are needed.
+    private mutating func next(in bytes: UnsafeRawBufferPointer) throws -> FoundFrame? {
         if frameWasReturned {
             frameWasReturned = false
             lineStart = 0
@@ -218,7 +224,7 @@ struct ReplyFramer {
             case .event:
                 guard dataLines.isEmpty else { throw unexpected(bytes, line) }
                 frameWasReturned = true
-                return (.event(text), lineStart)
+                return FoundFrame(frame: .event(text), length: lineStart)
             case .final:
                 return complete(ReplyView(bytes: UnsafeRawBufferPointer(rebasing: bytes[..<lineStart]), dataLineRanges: dataLines, finalLineRange: line))
             case .other:
@@ -227,9 +233,9 @@ struct ReplyFramer {
         }
     }
 
-    private mutating func complete(_ reply: ReplyView) -> (FrameView, Int) {
+    private mutating func complete(_ reply: ReplyView) -> FoundFrame {
         frameWasReturned = true
-        return (.reply(reply), lineStart)
+        return FoundFrame(frame: .reply(reply), length: lineStart)
     }
 
     private func unexpected(_ bytes: UnsafeRawBufferPointer, _ line: Range<Int>) -> UnexpectedLine {
