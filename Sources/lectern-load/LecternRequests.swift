@@ -37,17 +37,32 @@ enum LecternRequests {
         encodedTogether(points.map { "SELECT \(id) \($0.wire)" }, selectToggled)
     }
 
-    static func rects(_ id: String, sentence: Int) -> ScenarioRequest {
-        request("RECTS \(id) \(sentence)", ReplyExpectation(data: ReplyExpectation.highlightLines, final: "OK RECTS sentence=\(sentence)"))
+    /// `expecting`: an expectation shared by many such requests, if the
+    /// caller keeps one (it must be ``rectsReply(sentence:)``).
+    static func rects(_ id: String, sentence: Int, expecting reply: ReplyExpectation? = nil) -> ScenarioRequest {
+        request("RECTS \(id) \(sentence)", reply ?? rectsReply(sentence: sentence))
     }
 
-    static func caret(_ id: String, offset: Int) -> ScenarioRequest {
-        request("CARET \(id) \(offset)", ReplyExpectation(final: "OK CARET offset=\(offset) "))
+    static func rectsReply(sentence: Int) -> ReplyExpectation {
+        ReplyExpectation(data: ReplyExpectation.highlightLines, final: "OK RECTS sentence=\(sentence)")
     }
 
-    static func sentences(_ id: String, count: Int) -> ScenarioRequest {
-        request("SENTENCES \(id) 0 \(count)", ReplyExpectation(
-            data: Array(repeating: "* sentence ", count: count), final: "OK SENTENCES \(count) of "))
+    /// `expecting`: a shared ``caretReply(offset:)``, if the caller keeps one.
+    static func caret(_ id: String, offset: Int, expecting reply: ReplyExpectation? = nil) -> ScenarioRequest {
+        request("CARET \(id) \(offset)", reply ?? caretReply(offset: offset))
+    }
+
+    static func caretReply(offset: Int) -> ReplyExpectation {
+        ReplyExpectation(final: "OK CARET offset=\(offset) ")
+    }
+
+    /// `expecting`: a shared ``sentencesReply(count:)``, if the caller keeps one.
+    static func sentences(_ id: String, count: Int, expecting reply: ReplyExpectation? = nil) -> ScenarioRequest {
+        request("SENTENCES \(id) 0 \(count)", reply ?? sentencesReply(count: count))
+    }
+
+    static func sentencesReply(count: Int) -> ReplyExpectation {
+        ReplyExpectation(data: Array(repeating: "* sentence ", count: count), final: "OK SENTENCES \(count) of ")
     }
 
     static func ping() -> ScenarioRequest {
