@@ -49,6 +49,31 @@ import Testing
         #expect(throws: ReplyFramer.UnexpectedLine.self) { try frames(stream, chunk: 100) }
     }
 
+    @Test func aLineLongerThanTheLimitThrowsWithOrWithoutItsLineEnd() {
+        for stream in ["OK 123456789\r\n", "* 1234567890123"] {
+            var framer = ReplyFramer(framing: .lectern, maximumLineLength: 8)
+            #expect(throws: ReplyFramer.LineTooLong.self) {
+                try Array(stream.utf8).withUnsafeBytes { bytes in try framer.frames(in: bytes) { _ in true } }
+            }
+        }
+    }
+
+    @Test func framesCutAtTheEndOfAReadAreCarriedOverOnly() throws {
+        var framer = ReplyFramer(framing: .lectern)
+        var seen: [Frame] = []
+        for chunk in ["OK A\r\n* sentence 1\r\n* re", "cts 2\r\nOK TAP hit\r\n"] {
+            try Array(chunk.utf8).withUnsafeBytes { bytes in
+                try framer.frames(in: bytes) { frame in
+                    seen.append(frame.materialized())
+                    return true
+                }
+            }
+            if seen.count == 1 { #expect(framer.carriedByteCount == "* sentence 1\r\n* re".utf8.count) }
+        }
+        #expect(seen == [reply([], "OK A"), reply(["* sentence 1", "* rects 2"], "OK TAP hit")])
+        #expect(framer.carriedByteCount == 0)
+    }
+
     @Test func expectationsTellErrorsAndMalformedReplies() {
         let tap = ReplyExpectation(data: ReplyExpectation.highlightLines, final: "OK TAP hit ")
         let hit = Reply(dataLines: ["* sentence 1", "* rects 0,0,1,1", "* outline 0,0"].map { Array($0.utf8) }, finalLine: Array("OK TAP hit sentence=1".utf8))
