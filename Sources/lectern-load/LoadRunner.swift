@@ -56,6 +56,8 @@ final class LoadRunner: ConnectionOwner {
     private var outstanding = 0
     private var repliesSeen: UInt64 = 0
     private var flushList: [ClientConnection] = []
+    /// The list being flushed (connections queued meanwhile go to ``flushList``).
+    private var flushing: [ClientConnection] = []
     /// Open loop: index of the next scheduled request, and ns between two.
     private var scheduleIndex: UInt64 = 0
     private let scheduleInterval: Double
@@ -319,12 +321,14 @@ final class LoadRunner: ConnectionOwner {
     }
 
     private func flushAll() {
-        let list = flushList
-        flushList.removeAll(keepingCapacity: true)
-        for connection in list {
+        guard !flushList.isEmpty else { return }
+        // Swapped with a spare list, so neither is copied or reallocated.
+        swap(&flushList, &flushing)
+        for connection in flushing {
             connection.isQueuedForFlush = false
             connection.flush()
         }
+        flushing.removeAll(keepingCapacity: true)
     }
 
     // MARK: Time: phases, timeouts, progress
