@@ -9,14 +9,18 @@ protocol ConnectionOwner: AnyObject {
     /// The loop's one read buffer (the loop thread reads one socket at a time).
     var readBuffer: uv_buf_t { get }
     func connectionDidConnect(_ connection: ClientConnection, status: Int32)
-    func connection(_ connection: ClientConnection, didReceive reply: Reply, for request: PendingRequest, at now: UInt64)
-    func connection(_ connection: ClientConnection, didReceiveEvent line: [UInt8], at now: UInt64)
+    /// A reply, read in place: `reply` is valid only during the call.
+    func connection(_ connection: ClientConnection, didReceive reply: ReplyView, for request: PendingRequest, at now: UInt64)
+    /// An event line, read in place: `line` is valid only during the call.
+    func connection(_ connection: ClientConnection, didReceiveEvent line: UnsafeRawBufferPointer, at now: UInt64)
     func connectionNeedsFlush(_ connection: ClientConnection)
     func connection(_ connection: ClientConnection, didClose reason: ClientConnection.CloseReason)
 }
 
 /// A client connection: dials the server, sends request lines, reassembles
 /// replies with a ``ReplyFramer`` and pairs each with its ``PendingRequest``.
+/// Replies are read where they lie in the loop's read buffer; only the
+/// bytes of a reply cut off by the end of a read are copied.
 ///
 /// Output is buffered and written once per loop iteration (the owner calls
 /// ``flush()`` from a check handle): `uv_try_write` first, then `uv_write`
@@ -39,7 +43,9 @@ final class ClientConnection {
     }
 
     let index: Int
-    private unowned let owner: ConnectionOwner
+    /// The runner owns its connections and outlives them (it closes them
+    /// all before its loop ends), so no reference counting on the hot path.
+    private unowned(unsafe) let owner: ConnectionOwner
     private let tcp: UnsafeMutablePointer<uv_tcp_t>
     private var framer: ReplyFramer
     private(set) var state = State.idle
@@ -114,20 +120,20 @@ final class ClientConnection {
             return
         }
         guard count > 0, let base = buffer?.pointee.base else { return }
-        framer.append(UnsafeRawBufferPointer(start: base, count: count))
         let now = MonotonicClock.now()
         do {
-            while state == .open, let frame = try framer.next() {
+            try framer.frames(in: UnsafeRawBufferPointer(start: base, count: count)) { frame in
                 switch frame {
                 case .event(let line):
                     owner.connection(self, didReceiveEvent: line, at: now)
                 case .reply(let reply):
                     guard let request = pending.popFirst() else {
                         close(.malformed("a reply with no request outstanding"))
-                        return
+                        return false
                     }
                     owner.connection(self, didReceive: reply, for: request, at: now)
                 }
+                return state == .open
             }
         } catch {
             close(.malformed("\(error)"))
@@ -137,12 +143,12 @@ final class ClientConnection {
     // MARK: Writing
 
     /// Queues a request; it is written at the end of this loop iteration.
-    func send(_ bytes: [UInt8], _ request: PendingRequest) {
+    func send(_ bytes: ArraySlice<UInt8>, _ request: PendingRequest) {
         guard state == .open else { return }
         output.append(contentsOf: bytes)
         pending.append(request)
         if request.purpose == .load { loadRequestsSent += 1 }
-        owner.connectionNeedsFlush(self)
+        if !isQueuedForFlush { owner.connectionNeedsFlush(self) }
     }
 
     /// Writes buffered output.

@@ -39,7 +39,7 @@ final class FanoutScenario: LoadScenario {
         guard index > 0 else {
             var lines = LecternRequests.lines(id)
             lines.onReply = { [unowned self] reply in
-                taps = TapTargets(linesReply: reply, text: SampleText.first).points.map { LecternRequests.tap(id, $0) }
+                taps = LecternRequests.taps(id, TapTargets(linesReply: reply, text: SampleText.first).points)
             }
             return [LecternRequests.hello(), LecternRequests.put(id, SampleText.first), LecternRequests.view(id, width: width), lines]
         }
@@ -63,7 +63,7 @@ final class FanoutScenario: LoadScenario {
         return request
     }
 
-    func didReceive(event: [UInt8], on connection: ClientConnection, at now: UInt64, runner: LoadRunner) {
+    func didReceive(event: UnsafeRawBufferPointer, on connection: ClientConnection, at now: UInt64, runner: LoadRunner) {
         guard event.starts(with: Self.tapEvent), LineFields.value("rects", in: event) != nil else {
             runner.countMalformed("watcher event '\(String(decoding: event.prefix(100), as: UTF8.self))'")
             return

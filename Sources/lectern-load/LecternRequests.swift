@@ -11,7 +11,7 @@ enum LecternRequests {
     static func put(_ id: String, _ text: String) -> ScenarioRequest {
         let bytes = Array(text.utf8)
         return ScenarioRequest(
-            bytes: Array("PUT \(id) lang=en {\(bytes.count)}\n".utf8) + bytes + [0x0A],
+            bytes: ArraySlice(Array("PUT \(id) lang=en {\(bytes.count)}\n".utf8) + bytes + [0x0A]),
             expectation: ReplyExpectation(final: "OK PUT id=\(id) "))
     }
 
@@ -24,29 +24,49 @@ enum LecternRequests {
     }
 
     static func tap(_ id: String, _ point: TapTargets.Point) -> ScenarioRequest {
-        request("TAP \(id) \(point.wire)", ReplyExpectation(data: ReplyExpectation.highlightLines, final: "OK TAP hit "))
+        request("TAP \(id) \(point.wire)", tapHit)
     }
 
-    static func rects(_ id: String, sentence: Int) -> ScenarioRequest {
-        request("RECTS \(id) \(sentence)", ReplyExpectation(data: ReplyExpectation.highlightLines, final: "OK RECTS sentence=\(sentence)"))
+    /// TAPs of one document at each point, their bytes back to back in one buffer.
+    static func taps(_ id: String, _ points: [TapTargets.Point]) -> [ScenarioRequest] {
+        encodedTogether(points.map { "TAP \(id) \($0.wire)" }, tapHit)
     }
 
-    static func caret(_ id: String, offset: Int) -> ScenarioRequest {
-        request("CARET \(id) \(offset)", ReplyExpectation(final: "OK CARET offset=\(offset) "))
+    /// SELECTs of one document at each point, their bytes back to back in one buffer.
+    static func selects(_ id: String, _ points: [TapTargets.Point]) -> [ScenarioRequest] {
+        encodedTogether(points.map { "SELECT \(id) \($0.wire)" }, selectToggled)
     }
 
-    static func sentences(_ id: String, count: Int) -> ScenarioRequest {
-        request("SENTENCES \(id) 0 \(count)", ReplyExpectation(
-            data: Array(repeating: "* sentence ", count: count), final: "OK SENTENCES \(count) of "))
+    /// `expecting`: an expectation shared by many such requests, if the
+    /// caller keeps one (it must be ``rectsReply(sentence:)``).
+    static func rects(_ id: String, sentence: Int, expecting reply: ReplyExpectation? = nil) -> ScenarioRequest {
+        request("RECTS \(id) \(sentence)", reply ?? rectsReply(sentence: sentence))
     }
 
-    static func select(_ id: String, _ point: TapTargets.Point) -> ScenarioRequest {
-        request("SELECT \(id) \(point.wire)", ReplyExpectation(
-            data: ReplyExpectation.highlightLines, final: "OK SELECT added ", "OK SELECT removed "))
+    static func rectsReply(sentence: Int) -> ReplyExpectation {
+        ReplyExpectation(data: ReplyExpectation.highlightLines, final: "OK RECTS sentence=\(sentence)")
+    }
+
+    /// `expecting`: a shared ``caretReply(offset:)``, if the caller keeps one.
+    static func caret(_ id: String, offset: Int, expecting reply: ReplyExpectation? = nil) -> ScenarioRequest {
+        request("CARET \(id) \(offset)", reply ?? caretReply(offset: offset))
+    }
+
+    static func caretReply(offset: Int) -> ReplyExpectation {
+        ReplyExpectation(final: "OK CARET offset=\(offset) ")
+    }
+
+    /// `expecting`: a shared ``sentencesReply(count:)``, if the caller keeps one.
+    static func sentences(_ id: String, count: Int, expecting reply: ReplyExpectation? = nil) -> ScenarioRequest {
+        request("SENTENCES \(id) 0 \(count)", reply ?? sentencesReply(count: count))
+    }
+
+    static func sentencesReply(count: Int) -> ReplyExpectation {
+        ReplyExpectation(data: Array(repeating: "* sentence ", count: count), final: "OK SENTENCES \(count) of ")
     }
 
     static func ping() -> ScenarioRequest {
-        request("PING", ReplyExpectation(final: "OK PONG"))
+        ScenarioRequest(bytes: pingBytes, expectation: pong)
     }
 
     static func watch(_ id: String) -> ScenarioRequest {
@@ -58,8 +78,27 @@ enum LecternRequests {
     }
 
     private static func request(_ line: String, _ expectation: ReplyExpectation) -> ScenarioRequest {
-        ScenarioRequest(bytes: Array((line + "\n").utf8), expectation: expectation)
+        ScenarioRequest(bytes: ArraySlice((line + "\n").utf8), expectation: expectation)
     }
+
+    private static func encodedTogether(_ lines: [String], _ expectation: ReplyExpectation) -> [ScenarioRequest] {
+        var bytes: [UInt8] = []
+        var ranges: [Range<Int>] = []
+        for line in lines {
+            let start = bytes.count
+            bytes += line.utf8
+            bytes.append(0x0A)
+            ranges.append(start..<bytes.count)
+        }
+        return ranges.map { ScenarioRequest(bytes: bytes[$0], expectation: expectation) }
+    }
+
+    // Expectations of the requests sent over and over, shared by all of them.
+    private static let tapHit = ReplyExpectation(data: ReplyExpectation.highlightLines, final: "OK TAP hit ")
+    private static let selectToggled = ReplyExpectation(
+        data: ReplyExpectation.highlightLines, final: "OK SELECT added ", "OK SELECT removed ")
+    private static let pong = ReplyExpectation(final: "OK PONG")
+    private static let pingBytes = ArraySlice("PING\n".utf8)
 
     /// A document id unique to this process and connection.
     static func documentID(_ scenario: String, _ index: Int) -> String {

@@ -7,12 +7,12 @@ enum LineFields {
     /// start of the line), up to the next space.
     static func value<Line: Collection>(_ key: String, in line: Line) -> Line.SubSequence?
     where Line.Element == UInt8 {
-        let pattern = Array(key.utf8) + [UInt8(ascii: "=")]
         var previous = UInt8(ascii: " ")
         var index = line.startIndex
         while index != line.endIndex {
-            if previous == UInt8(ascii: " ") && line[index...].starts(with: pattern) {
-                let start = line.index(index, offsetBy: pattern.count)
+            if previous == UInt8(ascii: " "), let equals = Self.index(after: key, at: index, in: line),
+                equals != line.endIndex, line[equals] == UInt8(ascii: "=") {
+                let start = line.index(after: equals)
                 let end = line[start...].firstIndex(of: UInt8(ascii: " ")) ?? line.endIndex
                 return line[start..<end]
             }
@@ -20,6 +20,18 @@ enum LineFields {
             index = line.index(after: index)
         }
         return nil
+    }
+
+    /// Where `key`'s bytes end if they start at `index` (no allocation: the
+    /// key is compared as it is stored).
+    private static func index<Line: Collection>(after key: String, at index: Line.Index, in line: Line) -> Line.Index?
+    where Line.Element == UInt8 {
+        var position = index
+        for byte in key.utf8 {
+            guard position != line.endIndex, line[position] == byte else { return nil }
+            position = line.index(after: position)
+        }
+        return position
     }
 
     /// A non-negative decimal integer value.

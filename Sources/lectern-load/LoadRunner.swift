@@ -27,6 +27,8 @@ final class LoadRunner: ConnectionOwner {
 
     let options: LoadOptions
     let scenario: LoadScenario
+    /// The scenario's framing, read once.
+    private let framing: ReplyFramer.Framing
     private let address: ServerAddress
     let loop: UnsafeMutablePointer<uv_loop_t>
     let readBuffer: uv_buf_t
@@ -54,6 +56,8 @@ final class LoadRunner: ConnectionOwner {
     private var outstanding = 0
     private var repliesSeen: UInt64 = 0
     private var flushList: [ClientConnection] = []
+    /// The list being flushed (connections queued meanwhile go to ``flushList``).
+    private var flushing: [ClientConnection] = []
     /// Open loop: index of the next scheduled request, and ns between two.
     private var scheduleIndex: UInt64 = 0
     private let scheduleInterval: Double
@@ -75,6 +79,7 @@ final class LoadRunner: ConnectionOwner {
     init(options: LoadOptions, scenario: LoadScenario) throws {
         self.options = options
         self.scenario = scenario
+        framing = scenario.framing
         address = try ServerAddress(host: options.host, port: options.port)
         timeout = MonotonicClock.nanoseconds(seconds: options.timeoutSeconds)
         scheduleInterval = options.rate > 0 ? 1e9 / options.rate : 0
@@ -235,15 +240,15 @@ final class LoadRunner: ConnectionOwner {
 
     // MARK: Replies and events
 
-    func connection(_ connection: ClientConnection, didReceive reply: Reply, for request: PendingRequest, at now: UInt64) {
+    func connection(_ connection: ClientConnection, didReceive reply: ReplyView, for request: PendingRequest, at now: UInt64) {
         repliesSeen += 1
-        let outcome = request.expectation.check(reply, framing: scenario.framing)
+        let outcome = request.expectation.check(reply, framing: framing)
         if request.purpose == .setup {
             guard count(outcome, of: request) else {
                 connection.close(.finished)
                 return
             }
-            request.onReply?(reply)
+            request.onReply?(reply.materialized())
             if connection.pending.isEmpty { setupDidFinish(on: connection) }
             return
         }
@@ -253,7 +258,7 @@ final class LoadRunner: ConnectionOwner {
                 statistics.latency.record(now - request.intendedAt)
                 statistics.completed += 1
             }
-            request.onReply?(reply)
+            request.onReply?(reply.materialized())
             scenario.didComplete(request, reply: reply, on: connection, at: now, runner: self)
         }
         if request.purpose == .load && options.rate == 0 && canSend(at: now) && connection.state == .open {
@@ -282,7 +287,7 @@ final class LoadRunner: ConnectionOwner {
         statistics.errors.note("malformed: \(what)")
     }
 
-    func connection(_ connection: ClientConnection, didReceiveEvent line: [UInt8], at now: UInt64) {
+    func connection(_ connection: ClientConnection, didReceiveEvent line: UnsafeRawBufferPointer, at now: UInt64) {
         scenario.didReceive(event: line, on: connection, at: now, runner: self)
         if phase == .draining { finishIfDrained(now: now) }
     }
@@ -316,12 +321,14 @@ final class LoadRunner: ConnectionOwner {
     }
 
     private func flushAll() {
-        let list = flushList
-        flushList.removeAll(keepingCapacity: true)
-        for connection in list {
+        guard !flushList.isEmpty else { return }
+        // Swapped with a spare list, so neither is copied or reallocated.
+        swap(&flushList, &flushing)
+        for connection in flushing {
             connection.isQueuedForFlush = false
             connection.flush()
         }
+        flushing.removeAll(keepingCapacity: true)
     }
 
     // MARK: Time: phases, timeouts, progress

@@ -1,8 +1,12 @@
 // LoadScenario.swift: what a scenario decides; the runner does the rest.
 
 /// A request a scenario wants sent: its bytes and the reply it must get.
+///
+/// Requests sent over and over are encoded once; their bytes may be slices
+/// of one buffer and their expectation shared, so that sending one copies
+/// its bytes and touches nothing else.
 struct ScenarioRequest {
-    let bytes: [UInt8]
+    let bytes: ArraySlice<UInt8>
     let expectation: ReplyExpectation
     var detail = 0
     var onReply: ((Reply) -> Void)? = nil
@@ -38,10 +42,11 @@ protocol LoadScenario: AnyObject {
     func nextRequest(for index: Int, intendedAt: UInt64) -> ScenarioRequest
     /// The load starts now (the typewriter sends its TYPEs here).
     func loadDidStart(_ runner: LoadRunner)
-    /// A well-formed reply to a load or control request.
-    func didComplete(_ request: PendingRequest, reply: Reply, on connection: ClientConnection, at now: UInt64, runner: LoadRunner)
-    /// An event line (`! …`).
-    func didReceive(event: [UInt8], on connection: ClientConnection, at now: UInt64, runner: LoadRunner)
+    /// A well-formed reply to a load or control request (read in place:
+    /// valid only during the call).
+    func didComplete(_ request: PendingRequest, reply: ReplyView, on connection: ClientConnection, at now: UInt64, runner: LoadRunner)
+    /// An event line (`! …`), read in place: valid only during the call.
+    func didReceive(event: UnsafeRawBufferPointer, on connection: ClientConnection, at now: UInt64, runner: LoadRunner)
     /// How long after the measured window to keep waiting for events at least.
     var drainNanoseconds: UInt64 { get }
     /// Whether events the scenario waits for are still due (the drain goes
@@ -57,8 +62,8 @@ extension LoadScenario {
     func setupRequests(for index: Int) -> [ScenarioRequest] { [] }
     func generatesLoad(_ index: Int) -> Bool { true }
     func loadDidStart(_ runner: LoadRunner) {}
-    func didComplete(_ request: PendingRequest, reply: Reply, on connection: ClientConnection, at now: UInt64, runner: LoadRunner) {}
-    func didReceive(event: [UInt8], on connection: ClientConnection, at now: UInt64, runner: LoadRunner) {
+    func didComplete(_ request: PendingRequest, reply: ReplyView, on connection: ClientConnection, at now: UInt64, runner: LoadRunner) {}
+    func didReceive(event: UnsafeRawBufferPointer, on connection: ClientConnection, at now: UInt64, runner: LoadRunner) {
         runner.countMalformed("unexpected event '\(String(decoding: event.prefix(100), as: UTF8.self))'")
     }
     var drainNanoseconds: UInt64 { 0 }

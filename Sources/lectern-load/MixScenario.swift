@@ -8,11 +8,13 @@
 final class MixScenario: LoadScenario {
     let connectionCount: Int
     private let width: Double
-    private let weights: MixWeights
+    /// The kinds in `--mix` order with cumulative weights: a draw below
+    /// `upper` (and not below the previous one) is that kind.
+    private let kinds: [(upper: Int, kind: MixWeights.Kind)]
+    private let totalWeight: UInt64
     private var random = SplitMix64(seed: 0x4C65_6374_6572_6E21)
-    /// Per text (first, second): pre-encoded taps and selects for each connection.
-    private var taps: [[[ScenarioRequest]]]
-    private var selects: [[[ScenarioRequest]]]
+    /// Every request a connection sends, encoded during its setup.
+    private var requests: [ConnectionRequests]
     /// Which text each connection's document holds once its pipeline is through.
     private var currentText: [Int]
     private var cursors: [Int]
@@ -21,12 +23,33 @@ final class MixScenario: LoadScenario {
     private static let sentencesAvailable = 3
     private static let offsetsAvailable = min(SampleText.first.utf8.count, SampleText.second.utf8.count)
 
+    /// Expectations shared by all connections (only the request bytes name the document).
+    private let rectsReplies = (0..<sentencesAvailable).map { LecternRequests.rectsReply(sentence: $0) }
+    private let caretReplies = (0...offsetsAvailable).map { LecternRequests.caretReply(offset: $0) }
+    private let sentencesReply = LecternRequests.sentencesReply(count: sentencesAvailable)
+
+    /// One connection's requests; taps and selects per text (first, second).
+    private struct ConnectionRequests {
+        var taps: [[ScenarioRequest]] = [[], []]
+        var selects: [[ScenarioRequest]] = [[], []]
+        var rects: [ScenarioRequest] = []
+        var carets: [ScenarioRequest] = []
+        var sentences: ScenarioRequest?
+        var puts: [ScenarioRequest] = []
+    }
+
     init(options: LoadOptions) {
         connectionCount = options.connections
         width = options.viewWidth
-        weights = options.mix
-        taps = Array(repeating: [[], []], count: options.connections)
-        selects = taps
+        var upper = 0
+        kinds = MixWeights.Kind.allCases.compactMap { kind in
+            let weight = options.mix.weights[kind] ?? 0
+            guard weight > 0 else { return nil }
+            upper += weight
+            return (upper, kind)
+        }
+        totalWeight = UInt64(options.mix.total)
+        requests = Array(repeating: ConnectionRequests(), count: options.connections)
         currentText = Array(repeating: 0, count: options.connections)
         cursors = Array(repeating: 0, count: options.connections)
     }
@@ -36,41 +59,50 @@ final class MixScenario: LoadScenario {
     /// PUT the second text, VIEW, LINES; PUT the first, LINES: both texts' points.
     func setupRequests(for index: Int) -> [ScenarioRequest] {
         let id = id(index)
-        var requests = [LecternRequests.hello()]
+        requests[index].rects = rectsReplies.indices.map { LecternRequests.rects(id, sentence: $0, expecting: rectsReplies[$0]) }
+        requests[index].carets = caretReplies.indices.map { LecternRequests.caret(id, offset: $0, expecting: caretReplies[$0]) }
+        requests[index].sentences = LecternRequests.sentences(id, count: Self.sentencesAvailable, expecting: sentencesReply)
+        requests[index].puts = Self.texts.map { LecternRequests.put(id, $0) }
+        var setup = [LecternRequests.hello()]
         for text in [1, 0] {
-            requests.append(LecternRequests.put(id, Self.texts[text]))
-            if text == 1 { requests.append(LecternRequests.view(id, width: width)) }
+            setup.append(LecternRequests.put(id, Self.texts[text]))
+            if text == 1 { setup.append(LecternRequests.view(id, width: width)) }
             var lines = LecternRequests.lines(id)
             lines.onReply = { [unowned self] reply in
                 let points = TapTargets(linesReply: reply, text: Self.texts[text]).points
-                taps[index][text] = points.map { LecternRequests.tap(id, $0) }
-                selects[index][text] = points.map { LecternRequests.select(id, $0) }
+                requests[index].taps[text] = LecternRequests.taps(id, points)
+                requests[index].selects[text] = LecternRequests.selects(id, points)
             }
-            requests.append(lines)
+            setup.append(lines)
         }
-        return requests
+        return setup
+    }
+
+    /// The kind for a number drawn uniformly from `0..<totalWeight` (as ``MixWeights/kind(at:)``).
+    private func kind(at draw: Int) -> MixWeights.Kind {
+        for entry in kinds where draw < entry.upper { return entry.kind }
+        return .ping
     }
 
     func nextRequest(for index: Int, intendedAt: UInt64) -> ScenarioRequest {
-        let id = id(index)
         let text = currentText[index]
-        let kind = weights.kind(at: Int(random.next() % UInt64(weights.total)))
+        let kind = kind(at: Int(random.next() % totalWeight))
         cursors[index] &+= 1
         let cursor = cursors[index]
         switch kind {
-        case .tap where !taps[index][text].isEmpty:
-            return taps[index][text][cursor % taps[index][text].count]
-        case .select where !selects[index][text].isEmpty:
-            return selects[index][text][cursor % selects[index][text].count]
+        case .tap where !requests[index].taps[text].isEmpty:
+            return requests[index].taps[text][cursor % requests[index].taps[text].count]
+        case .select where !requests[index].selects[text].isEmpty:
+            return requests[index].selects[text][cursor % requests[index].selects[text].count]
         case .rects:
-            return LecternRequests.rects(id, sentence: cursor % Self.sentencesAvailable)
+            return requests[index].rects[cursor % Self.sentencesAvailable]
         case .caret:
-            return LecternRequests.caret(id, offset: cursor % (Self.offsetsAvailable + 1))
+            return requests[index].carets[cursor % (Self.offsetsAvailable + 1)]
         case .sentences:
-            return LecternRequests.sentences(id, count: Self.sentencesAvailable)
+            return requests[index].sentences ?? LecternRequests.sentences(id(index), count: Self.sentencesAvailable)
         case .put:
             currentText[index] = 1 - text
-            return LecternRequests.put(id, Self.texts[1 - text])
+            return requests[index].puts[1 - text]
         case .ping, .tap, .select:
             return LecternRequests.ping()
         }

@@ -13,7 +13,7 @@ final class RawScenario: LoadScenario {
     init(options: LoadOptions) {
         connectionCount = options.connections
         request = ScenarioRequest(
-            bytes: Array((options.requestLine + "\r\n").utf8),
+            bytes: ArraySlice((options.requestLine + "\r\n").utf8),
             expectation: ReplyExpectation(data: [], finalPrefixes: options.expectedPrefix.map { [$0] } ?? []))
     }
 

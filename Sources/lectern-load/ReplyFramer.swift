@@ -1,32 +1,103 @@
 // ReplyFramer.swift: splits the bytes a server sends into replies and events.
 
-import LecternProtocol
+import Glibc
 
-/// One complete thing the server said: a reply, or an event line (`! …`).
+/// One complete thing the server said, copied out of the stream: a reply,
+/// or an event line (`! …`). See ``FrameView`` for the form the hot path
+/// reads in place.
 enum Frame: Equatable {
     case reply(Reply)
     case event([UInt8])
 }
 
-/// A whole reply: its data lines (each with its `* ` prefix; a literal's
-/// bytes stand in for its `* {N}` line), then its final line.
+/// A whole reply, copied: its data lines (each with its `* ` prefix; a
+/// literal's bytes stand in for its `* {N}` line), then its final line.
+/// Setup requests read these (``ReplyView/materialized()``).
 struct Reply: Equatable {
     var dataLines: [[UInt8]] = []
     var finalLine: [UInt8] = []
+
+    /// The reply laid out as a ``ReplyView`` over one buffer (for checking a
+    /// reply built in memory, as tests do).
+    func withView<Result>(_ body: (ReplyView) throws -> Result) rethrows -> Result {
+        var bytes: [UInt8] = []
+        var ranges: [Range<Int>] = []
+        for line in dataLines {
+            ranges.append(bytes.count..<bytes.count + line.count)
+            bytes += line
+        }
+        let final = bytes.count..<bytes.count + finalLine.count
+        bytes += finalLine
+        return try bytes.withUnsafeBytes { try body(ReplyView(bytes: $0, dataLineRanges: ranges, finalLineRange: final)) }
+    }
 }
 
-/// Reassembles replies from a byte stream, incrementally.
+/// A reply read in place: ranges of the bytes it arrived in, no copies.
+///
+/// Valid only while the framer's callback runs: the bytes belong to the
+/// read buffer and are reused by the next read.
+struct ReplyView {
+    /// The bytes of the frame, from its first data line to its final line.
+    let bytes: UnsafeRawBufferPointer
+    let dataLineRanges: [Range<Int>]
+    let finalLineRange: Range<Int>
+
+    var dataLineCount: Int { dataLineRanges.count }
+
+    /// Data line `index` (with its `* ` prefix; a literal's bytes for a `* {N}` line).
+    func dataLine(_ index: Int) -> UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(rebasing: bytes[dataLineRanges[index]])
+    }
+
+    /// The final line (`OK …`, `ERR …`; in single-line framing, the one line).
+    var finalLine: UnsafeRawBufferPointer { UnsafeRawBufferPointer(rebasing: bytes[finalLineRange]) }
+
+    /// A copy that outlives the read buffer.
+    func materialized() -> Reply {
+        Reply(dataLines: dataLineRanges.map { Array(bytes[$0]) }, finalLine: Array(finalLine))
+    }
+}
+
+/// A frame read in place; valid only while the framer's callback runs.
+enum FrameView {
+    case reply(ReplyView)
+    case event(UnsafeRawBufferPointer)
+
+    /// A copy that outlives the read buffer.
+    func materialized() -> Frame {
+        switch self {
+        case .reply(let reply): return .reply(reply.materialized())
+        case .event(let line): return .event(Array(line))
+        }
+    }
+}
+
+/// Reassembles replies from a byte stream, incrementally, without copying
+/// what it can read in place.
 ///
 /// In `.lectern` framing (PROTOCOL.md, "Replies" and "Events") a reply is
 /// data lines (`* …`; `* {N}` announces N raw bytes and a CRLF) up to one
 /// final line (`[@tag] OK …` or `[@tag] ERR …`), and `! …` lines are events
 /// between replies. In `.singleLine` framing (the raw scenario, for other
 /// line protocols such as Redis's inline commands) every line is a reply.
+/// A line ends at LF; one CR directly before it is dropped (as
+/// `LineDecoder` does on the server side).
 ///
-/// A line that fits neither is a protocol violation: ``next()`` throws and
-/// the stream should be dropped.
+/// Feed it each read with ``frames(in:_:)``: complete frames are handed to
+/// the callback as views of the bytes where they lie (the socket's read
+/// buffer, usually), and only the bytes of an incomplete frame at the end
+/// of a read are copied, to be completed by the next one. The framer
+/// remembers how far it has scanned, so a long reply that arrives in many
+/// reads is scanned once.
 ///
-/// - Complexity: amortised O(n) in the bytes appended.
+/// A line that fits neither framing is a protocol violation: ``frames(in:_:)``
+/// throws and the stream should be dropped.
+///
+/// ```swift
+/// try framer.frames(in: bytesJustRead) { frame in handle(frame); return true }
+/// ```
+///
+/// - Complexity: amortised O(n) in the bytes fed; LF is found with `memchr`.
 struct ReplyFramer {
     enum Framing { case lectern, singleLine }
 
@@ -35,92 +106,185 @@ struct ReplyFramer {
         var description: String { "unexpected line from the server: \(line.prefix(120))" }
     }
 
+    /// Thrown when a line grows past the maximum length before its LF.
+    struct LineTooLong: Error, CustomStringConvertible {
+        let limit: Int
+        var description: String { "a line longer than \(limit) bytes from the server" }
+    }
+
     let framing: Framing
-    private var decoder: LineDecoder
-    private var pending = Reply()
+    /// The longest line accepted, in bytes, not counting the line ending.
+    let maximumLineLength: Int
+
+    /// Bytes of an incomplete frame, kept from the last read.
+    private var carried: [UInt8] = []
+    // The frame being assembled; offsets count from its first byte.
+    /// Start of the line being read.
+    private var lineStart = 0
+    /// Bytes from `lineStart` up to here are known not to be LF.
+    private var scanned = 0
+    private var dataLines: [Range<Int>] = []
     private var literalLength: Int?
     private var expectsLiteralEnd = false
+    /// The last frame was handed out: clear the state before the next.
+    private var frameWasReturned = false
 
     init(framing: Framing, maximumLineLength: Int = 16 << 20) {
         self.framing = framing
-        decoder = LineDecoder(maximumLineLength: maximumLineLength)
+        self.maximumLineLength = maximumLineLength
     }
 
-    mutating func append(_ bytes: UnsafeRawBufferPointer) {
-        decoder.append(bytes)
+    /// Bytes of an incomplete frame held over to the next read.
+    var carriedByteCount: Int { carried.count }
+
+    /// Reads the frames that `bytes` completes, in order, calling `body`
+    /// with each (views into the bytes, valid during the call) until it
+    /// returns false; keeps the rest for the next call. After `body` has
+    /// returned false the stream should not be fed again.
+    mutating func frames(in bytes: UnsafeRawBufferPointer, _ body: (FrameView) throws -> Bool) throws {
+        if carried.isEmpty {
+            let consumed = try read(bytes, body)
+            if consumed < bytes.count { carried.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[consumed...])) }
+        } else {
+            var buffer = carried
+            carried = []
+            buffer.append(contentsOf: bytes)
+            let consumed = try buffer.withUnsafeBytes { try read($0, body) }
+            buffer.removeFirst(consumed)
+            carried = buffer
+        }
     }
 
-    /// The next complete frame, or nil when more bytes are needed.
-    mutating func next() throws -> Frame? {
+    /// Hands out the complete frames at the start of `bytes`; returns how
+    /// many bytes they took.
+    private mutating func read(_ bytes: UnsafeRawBufferPointer, _ body: (FrameView) throws -> Bool) throws -> Int {
+        var consumed = 0
+        while let found = try next(in: UnsafeRawBufferPointer(rebasing: bytes[consumed...])) {
+            consumed += found.length
+            guard try body(found.frame) else { break }
+        }
+        return consumed
+    }
+
+    /// A frame and how many bytes it took.
+    private struct FoundFrame {
+        let frame: FrameView
+        let length: Int
+    }
+
+    /// The frame at the start of `bytes`, or nil when more bytes are needed.
+    private mutating func next(in bytes: UnsafeRawBufferPointer) throws -> FoundFrame? {
+        if frameWasReturned {
+            frameWasReturned = false
+            lineStart = 0
+            scanned = 0
+            dataLines.removeAll(keepingCapacity: true)
+        }
+        guard let base = bytes.baseAddress else { return nil }
         while true {
             if let length = literalLength {
-                guard let bytes = decoder.nextBytes(count: length) else { return nil }
-                pending.dataLines.append(Array(bytes))
+                guard bytes.count - lineStart >= length else { return nil }
+                dataLines.append(lineStart..<lineStart + length)
+                lineStart += length
+                scanned = lineStart
                 literalLength = nil
                 expectsLiteralEnd = true
             }
-            guard let line = try decoder.next() else { return nil }
+            guard scanned < bytes.count,
+                let found = memchr(base + scanned, 0x0A, bytes.count - scanned)
+            else {
+                scanned = bytes.count
+                // One byte of slack: the last byte may be the CR of a CRLF.
+                if bytes.count - lineStart > maximumLineLength + 1 { throw LineTooLong(limit: maximumLineLength) }
+                return nil
+            }
+            let newline = base.distance(to: UnsafeRawPointer(found))
+            var end = newline
+            if end > lineStart && bytes[end - 1] == 0x0D { end -= 1 }
+            guard end - lineStart <= maximumLineLength else { throw LineTooLong(limit: maximumLineLength) }
+            let line = lineStart..<end
+            lineStart = newline + 1
+            scanned = lineStart
             if expectsLiteralEnd {
                 expectsLiteralEnd = false
-                guard line.isEmpty else { throw UnexpectedLine(line: String(decoding: line, as: UTF8.self)) }
+                guard line.isEmpty else { throw unexpected(bytes, line) }
                 continue
             }
             if framing == .singleLine {
-                return .reply(Reply(dataLines: [], finalLine: Array(line)))
+                return complete(ReplyView(bytes: UnsafeRawBufferPointer(rebasing: bytes[..<lineStart]), dataLineRanges: [], finalLineRange: line))
             }
-            switch ReplyFramer.kind(of: line) {
+            let text = UnsafeRawBufferPointer(rebasing: bytes[line])
+            switch ReplyFramer.kind(of: text) {
             case .data:
-                if let length = ReplyFramer.literalLength(line) {
+                if let length = ReplyFramer.literalLength(text) {
                     literalLength = length
                 } else {
-                    pending.dataLines.append(Array(line))
+                    dataLines.append(line)
                 }
             case .event:
-                guard pending.dataLines.isEmpty else { throw UnexpectedLine(line: String(decoding: line, as: UTF8.self)) }
-                return .event(Array(line))
+                guard dataLines.isEmpty else { throw unexpected(bytes, line) }
+                frameWasReturned = true
+                return FoundFrame(frame: .event(text), length: lineStart)
             case .final:
-                pending.finalLine = Array(line)
-                let reply = pending
-                pending = Reply()
-                return .reply(reply)
+                return complete(ReplyView(bytes: UnsafeRawBufferPointer(rebasing: bytes[..<lineStart]), dataLineRanges: dataLines, finalLineRange: line))
             case .other:
-                throw UnexpectedLine(line: String(decoding: line, as: UTF8.self))
+                throw unexpected(bytes, line)
             }
         }
+    }
+
+    private mutating func complete(_ reply: ReplyView) -> FoundFrame {
+        frameWasReturned = true
+        return FoundFrame(frame: .reply(reply), length: lineStart)
+    }
+
+    private func unexpected(_ bytes: UnsafeRawBufferPointer, _ line: Range<Int>) -> UnexpectedLine {
+        UnexpectedLine(line: String(decoding: bytes[line], as: UTF8.self))
     }
 
     enum LineKind { case data, event, final, other }
 
-    static func kind(of line: ArraySlice<UInt8>) -> LineKind {
-        if line.starts(with: dataPrefix) { return .data }
-        if line.starts(with: eventPrefix) { return .event }
+    static func kind(of line: UnsafeRawBufferPointer) -> LineKind {
+        if line.count >= 2 && line[1] == UInt8(ascii: " ") {
+            if line[0] == UInt8(ascii: "*") { return .data }
+            if line[0] == UInt8(ascii: "!") { return .event }
+        }
         return statusWord(line) == nil ? .other : .final
     }
 
+    enum StatusWord: Equatable { case ok, err }
+
     /// `OK` or `ERR` when the line (after an optional `@tag`) is a final line.
-    static func statusWord(_ line: ArraySlice<UInt8>) -> String? {
-        var rest = line
-        if rest.first == UInt8(ascii: "@") {
-            guard let space = rest.firstIndex(of: UInt8(ascii: " ")) else { return nil }
-            rest = rest[(space + 1)...]
-        }
-        for word in ["OK", "ERR"] where rest.starts(with: word.utf8) {
-            let after = rest.index(rest.startIndex, offsetBy: word.utf8.count)
-            if after == rest.endIndex || rest[after] == UInt8(ascii: " ") { return word }
-        }
+    static func statusWord(_ line: UnsafeRawBufferPointer) -> StatusWord? {
+        let rest = line.first == UInt8(ascii: "@") ? afterTag(line) : line
+        if startsWithWord(rest, "OK") { return .ok }
+        if startsWithWord(rest, "ERR") { return .err }
         return nil
     }
 
-    /// N for a `* {N}` line.
-    private static func literalLength(_ line: ArraySlice<UInt8>) -> Int? {
-        guard line.count > 4, line.last == UInt8(ascii: "}"),
-            line[line.startIndex + 2] == UInt8(ascii: "{")
-        else { return nil }
-        let digits = line[(line.startIndex + 3)..<(line.endIndex - 1)]
-        guard !digits.isEmpty, digits.count <= 12, digits.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
-        return Int(String(decoding: digits, as: UTF8.self))
+    /// The line after its `@tag ` (empty when the tag is all there is).
+    static func afterTag(_ line: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+        guard let space = line.firstIndex(of: UInt8(ascii: " ")) else { return UnsafeRawBufferPointer(rebasing: line[line.count...]) }
+        return UnsafeRawBufferPointer(rebasing: line[(space + 1)...])
     }
 
-    private static let dataPrefix = Array("* ".utf8)
-    private static let eventPrefix = Array("! ".utf8)
+    /// Whether `line` is `word`, or starts with `word` and a space.
+    static func startsWithWord(_ line: UnsafeRawBufferPointer, _ word: StaticString) -> Bool {
+        let length = word.utf8CodeUnitCount
+        guard line.count >= length, line.count == length || line[length] == UInt8(ascii: " "), let base = line.baseAddress else { return false }
+        return memcmp(base, word.utf8Start, length) == 0
+    }
+
+    /// N for a `* {N}` line.
+    private static func literalLength(_ line: UnsafeRawBufferPointer) -> Int? {
+        guard line.count > 4, line[line.count - 1] == UInt8(ascii: "}"), line[2] == UInt8(ascii: "{") else { return nil }
+        let digits = line[3..<(line.count - 1)]
+        guard !digits.isEmpty, digits.count <= 12 else { return nil }
+        var value = 0
+        for digit in digits {
+            guard (0x30...0x39).contains(digit) else { return nil }
+            value = value * 10 + Int(digit - 0x30)
+        }
+        return value
+    }
 }

@@ -6,14 +6,17 @@
 final class TapScenario: LoadScenario {
     let connectionCount: Int
     private let width: Double
-    /// Pre-encoded TAP requests per connection, and where each one is in its cycle.
-    private var taps: [[ScenarioRequest]]
+    /// Pre-encoded TAP requests of every connection, one flat table (the
+    /// send path then reads two small arrays and one entry).
+    private var taps: [ScenarioRequest] = []
+    /// Per connection: where its TAPs are in ``taps``, and the next one to send.
+    private var cycles: [Range<Int>]
     private var cursors: [Int]
 
     init(options: LoadOptions) {
         connectionCount = options.connections
         width = options.viewWidth
-        taps = Array(repeating: [], count: options.connections)
+        cycles = Array(repeating: 0..<0, count: options.connections)
         cursors = Array(repeating: 0, count: options.connections)
     }
 
@@ -22,16 +25,18 @@ final class TapScenario: LoadScenario {
         var lines = LecternRequests.lines(id)
         lines.onReply = { [unowned self] reply in
             let targets = TapTargets(linesReply: reply, text: SampleText.first)
-            taps[index] = targets.points.map { LecternRequests.tap(id, $0) }
+            cycles[index] = taps.count..<taps.count + targets.points.count
+            cursors[index] = taps.count
+            taps += LecternRequests.taps(id, targets.points)
         }
         return [LecternRequests.hello(), LecternRequests.put(id, SampleText.first), LecternRequests.view(id, width: width), lines]
     }
 
     func nextRequest(for index: Int, intendedAt: UInt64) -> ScenarioRequest {
-        let requests = taps[index]
-        guard !requests.isEmpty else { return LecternRequests.tap(LecternRequests.documentID("tap", index), TapTargets.Point(x: 1, y: 1)) }
-        let request = requests[cursors[index]]
-        cursors[index] = (cursors[index] + 1) % requests.count
-        return request
+        let cycle = cycles[index]
+        guard !cycle.isEmpty else { return LecternRequests.tap(LecternRequests.documentID("tap", index), TapTargets.Point(x: 1, y: 1)) }
+        let cursor = cursors[index]
+        cursors[index] = cursor + 1 == cycle.upperBound ? cycle.lowerBound : cursor + 1
+        return taps[cursor]
     }
 }

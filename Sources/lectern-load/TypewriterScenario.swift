@@ -90,7 +90,7 @@ final class TypewriterScenario: LoadScenario {
 
     private static func key(_ connection: ClientConnection, _ stream: Int) -> Int { connection.index << 32 | stream }
 
-    func didComplete(_ request: PendingRequest, reply: Reply, on connection: ClientConnection, at now: UInt64, runner: LoadRunner) {
+    func didComplete(_ request: PendingRequest, reply: ReplyView, on connection: ClientConnection, at now: UInt64, runner: LoadRunner) {
         guard let stream = LineFields.integer("stream", in: reply.finalLine),
             let graphemes = LineFields.integer("graphemes", in: reply.finalLine)
         else {
@@ -101,7 +101,7 @@ final class TypewriterScenario: LoadScenario {
         streams[Self.key(connection, stream)] = StreamRun(sentAt: request.intendedAt, startedAt: now, steps: graphemes)
     }
 
-    func didReceive(event: [UInt8], on connection: ClientConnection, at now: UInt64, runner: LoadRunner) {
+    func didReceive(event: UnsafeRawBufferPointer, on connection: ClientConnection, at now: UInt64, runner: LoadRunner) {
         let isTick = event.starts(with: Self.tickEvent)
         guard isTick || event.starts(with: Self.doneEvent) else {
             runner.countMalformed("typewriter event '\(String(decoding: event.prefix(100), as: UTF8.self))'")

@@ -11,8 +11,12 @@ import Testing
         var start = 0
         while start < bytes.count {
             let end = min(bytes.count, start + chunk)
-            bytes[start..<end].withUnsafeBytes { framer.append($0) }
-            while let frame = try framer.next() { result.append(frame) }
+            try bytes[start..<end].withUnsafeBytes { chunk in
+                try framer.frames(in: chunk) { frame in
+                    result.append(frame.materialized())
+                    return true
+                }
+            }
             start = end
         }
         return result
@@ -43,6 +47,31 @@ import Testing
     @Test(arguments: ["OKAY\r\n", "hello\r\n", "* data\r\n! event inside a reply\r\n", "* {3}\r\nabcX\r\n"])
     func linesOutsideTheProtocolThrow(stream: String) {
         #expect(throws: ReplyFramer.UnexpectedLine.self) { try frames(stream, chunk: 100) }
+    }
+
+    @Test func aLineLongerThanTheLimitThrowsWithOrWithoutItsLineEnd() {
+        for stream in ["OK 123456789\r\n", "* 1234567890123"] {
+            var framer = ReplyFramer(framing: .lectern, maximumLineLength: 8)
+            #expect(throws: ReplyFramer.LineTooLong.self) {
+                try Array(stream.utf8).withUnsafeBytes { bytes in try framer.frames(in: bytes) { _ in true } }
+            }
+        }
+    }
+
+    @Test func framesCutAtTheEndOfAReadAreCarriedOverOnly() throws {
+        var framer = ReplyFramer(framing: .lectern)
+        var seen: [Frame] = []
+        for chunk in ["OK A\r\n* sentence 1\r\n* re", "cts 2\r\nOK TAP hit\r\n"] {
+            try Array(chunk.utf8).withUnsafeBytes { bytes in
+                try framer.frames(in: bytes) { frame in
+                    seen.append(frame.materialized())
+                    return true
+                }
+            }
+            if seen.count == 1 { #expect(framer.carriedByteCount == "* sentence 1\r\n* re".utf8.count) }
+        }
+        #expect(seen == [reply([], "OK A"), reply(["* sentence 1", "* rects 2"], "OK TAP hit")])
+        #expect(framer.carriedByteCount == 0)
     }
 
     @Test func expectationsTellErrorsAndMalformedReplies() {
