@@ -27,7 +27,12 @@ final class Connection {
     unowned(unsafe) let server: Server
     let stream: UnsafeMutablePointer<uv_stream_t>
 
-    private var decoder: RequestDecoder
+    // The decoder and the output are modified in place for every request;
+    // only this class touches them, never re-entrantly (a handler appends
+    // to the output, the decoder is idle meanwhile), so they are exempt from
+    // the run-time exclusivity check, which costs a thread-local lookup per
+    // access on the hottest path.
+    @exclusivity(unchecked) private var decoder: RequestDecoder
     /// Per-connection protocol state: offset unit, client name, views.
     let session = Session()
     /// A command's reply is being computed off the loop thread; later
@@ -37,7 +42,7 @@ final class Connection {
     private(set) var replyFraming = Request.Framing.line
     /// Loop time (ms) of the last request, for the idle timeout.
     var lastActivity: UInt64 = 0
-    private(set) var output: [UInt8] = []
+    @exclusivity(unchecked) private(set) var output: [UInt8] = []
     /// Bytes handed to `uv_write` whose callback has not come yet.
     private(set) var bytesInFlight = 0
     private(set) var isClosing = false

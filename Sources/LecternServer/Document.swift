@@ -122,6 +122,12 @@ final class Document {
         }.sorted { $0.offset < $1.offset }
     }
 
+    /// The sentence containing a UTF-16 offset (see ``SentenceTable/sentence(containing:)``),
+    /// looked up in place rather than through a copy of the table.
+    func sentence(containing offset: Int) -> Sentence? {
+        sentences.sentence(containing: offset)
+    }
+
     /// The last grapheme boundary at or before a UTF-16 offset (clamped to the text).
     func graphemeBoundary(atOrBefore offset: Int) -> Int { text.graphemeBoundary(atOrBefore: offset) }
 

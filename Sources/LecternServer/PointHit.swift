@@ -28,7 +28,7 @@ enum PointHit {
             return
         }
         let probe = hit.grapheme.isEmpty ? hit.offset : hit.grapheme.lowerBound
-        let sentence = document.sentences.sentence(containing: probe)
+        let sentence = document.sentence(containing: probe)
         if let sentence, near {
             self = .sentence(sentence, hit: hit)
         } else {

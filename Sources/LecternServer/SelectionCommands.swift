@@ -75,7 +75,7 @@ extension Server {
         case .attachment(_, let hit):
             // An attachment is not a sentence: report the miss with the nearest one.
             let probe = hit.grapheme.isEmpty ? hit.offset : hit.grapheme.lowerBound
-            return Reply("SELECT " + PointHit.missFacts(distance: hit.distance, nearest: document.sentences.sentence(containing: probe)))
+            return Reply("SELECT " + PointHit.missFacts(distance: hit.distance, nearest: document.sentence(containing: probe)))
         case .miss(let distance, let nearest):
             return Reply("SELECT " + PointHit.missFacts(distance: distance, nearest: nearest))
         }

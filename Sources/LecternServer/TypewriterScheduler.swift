@@ -192,7 +192,7 @@ final class TypewriterScheduler {
         let connection = stream.connection
         let unit = connection.session.unit
         let end = stream.revealedEnd
-        let sentence = document.sentences.sentence(containing: max(0, end - 1))?.number ?? 0
+        let sentence = document.sentence(containing: max(0, end - 1))?.number ?? 0
         // Built as bytes: a daemon with thousands of streams sends a tick
         // for each of them every few dozen milliseconds.
         var line: [UInt8] = []

@@ -71,7 +71,7 @@ final class TypewriterStream {
     func delay(afterRevealingTo end: Int) -> Double {
         var delay = interval
         guard end > 0 else { return delay }
-        if sentencePause > 0, let sentence = document.sentences.sentence(containing: end - 1),
+        if sentencePause > 0, let sentence = document.sentence(containing: end - 1),
             sentence.content.upperBound == end
         {
             delay += sentencePause

@@ -1,5 +1,6 @@
 // ViewCommands.swift: VIEW, LINES, TAP, RECTS, CARET, ATTACH, DETACH.
 
+import Glibc
 import LecternLayout
 import LecternProtocol
 import LecternText
@@ -191,7 +192,7 @@ extension Server {
     /// no such document or view, a layout to compute) is left to the
     /// parsed request's handler.
     fileprivate func tap(_ line: PlainRequestLine, on connection: Connection) -> Bool {
-        guard line.positionalCount == 3, let id = line.positional(0), Wire.isDocumentID(id),
+        guard line.positionalCount == 3, let id = line.positional(0),
             let x = line.positional(1).flatMap(Wire.plainDouble),
             let y = line.positional(2).flatMap(Wire.plainDouble)
         else { return false }
@@ -211,18 +212,19 @@ extension Server {
     }
 
     /// The document `id` names and the connection's view cache of it (its
-    /// own view or the document's default), or nil for no such document or
-    /// view. Remembers the answer for the next request to the same id.
+    /// own view or the document's default), or nil for an invalid id, no
+    /// such document or no view. Remembers the answer for the next request to the same id.
     func documentAndView(_ id: ArraySlice<UInt8>, on connection: Connection) -> (Document, ViewLayoutCache)? {
         let session = connection.session
         if let recent = session.recentView, recent.registryGeneration == documents.generation,
             recent.viewGeneration == session.viewGeneration,
-            recent.id.withUnsafeBufferPointer({ known in id.withUnsafeBufferPointer { known.elementsEqual($0) } }),
+            recent.id.count == id.count,
+            recent.id.withUnsafeBytes({ known in id.withUnsafeBytes { memcmp(known.baseAddress!, $0.baseAddress!, $0.count) == 0 } }),
             recent.defaultViewGeneration == recent.document.defaultViewGeneration
         {
             return (recent.document, recent.cache)
         }
-        guard let document = documents[String(decoding: id, as: UTF8.self)],
+        guard Wire.isDocumentID(id), let document = documents[String(decoding: id, as: UTF8.self)],
             let (_, cache) = session.viewWithCache(of: document)
         else { return nil }
         session.recentView = Session.RecentView(
