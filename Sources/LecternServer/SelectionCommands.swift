@@ -126,11 +126,11 @@ extension Server {
         }
         let sourceRecord = sourceContent.map { $0.record(id: source.id, attachments: source.attachments) }
         let connection = context.connection
-        // Both documents in one store job: the target first, so a failure
-        // in between duplicates sentences rather than losing them.
+        // Both documents in one transaction: after a crash or a failed
+        // write, the sentences are in one place or the other, never in
+        // both and never in neither.
         return try commit(context, store: { store in
-            _ = try store.put(targetRecord)
-            if let sourceRecord { _ = try store.put(sourceRecord) }
+            _ = try store.put(all: [targetRecord] + (sourceRecord.map { [$0] } ?? []))
         }) { [unowned self] in
             let (stored, created) = try documents.put(targetID, content: targetContent, limit: configuration.maximumDocuments)
             source.selections[connection.id] = nil

@@ -23,6 +23,15 @@ public protocol DocumentStore: AnyObject, Sendable {
     ///   in which case the previous version (if any) is kept intact.
     func put(_ document: DocumentRecord) throws(DocumentStoreError) -> StoredDocument
 
+    /// Inserts or replaces several documents (each with all of its
+    /// attachments) in one transaction: all of them are committed, or none
+    /// is. MOVE needs this: its target and its source change together.
+    ///
+    /// - Returns: the documents as stored, in order, with their new revisions.
+    /// - Throws: as ``put(_:)``; nothing is written if any record is invalid
+    ///   or any write fails.
+    func put(all documents: [DocumentRecord]) throws(DocumentStoreError) -> [StoredDocument]
+
     /// Deletes the document and its attachments.
     ///
     /// - Returns: `true` if a document was deleted, `false` if there was none with that id.

@@ -27,6 +27,12 @@ public final class MemoryDocumentStore: DocumentStore, @unchecked Sendable {
         return lock.withLock { commit(document) }
     }
 
+    /// See ``DocumentStore/put(all:)``.
+    public func put(all documents: [DocumentRecord]) throws(DocumentStoreError) -> [StoredDocument] {
+        for document in documents { try document.validate() }
+        return lock.withLock { documents.map(commit) }
+    }
+
     /// See ``DocumentStore/delete(id:)``.
     ///
     /// - Complexity: O(*k*) for an id of *k* bytes (hashing).

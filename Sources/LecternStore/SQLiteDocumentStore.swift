@@ -90,32 +90,46 @@ public final class SQLiteDocumentStore: DocumentStore, @unchecked Sendable {
     /// - Complexity: O(*a*) statements for *a* attachments, plus one fsync.
     public func put(_ document: DocumentRecord) throws(DocumentStoreError) -> StoredDocument {
         try document.validate()
+        return try write { () throws(DocumentStoreError) in try upsert(document) }
+    }
+
+    /// See ``DocumentStore/put(all:)``. One transaction, one fsync.
+    public func put(all documents: [DocumentRecord]) throws(DocumentStoreError) -> [StoredDocument] {
+        for document in documents { try document.validate() }
         return try write { () throws(DocumentStoreError) in
-            let revision = try nextRevision()
-            let now = StoredDocument.currentTimeMilliseconds()
-            try connection.withStatement(
-                """
-                INSERT INTO documents (id, text, language, segmentation, revision, updated_at_ms)
-                VALUES (?1, ?2, ?3, ?4, ?5, ?6)
-                ON CONFLICT (id) DO UPDATE SET text = excluded.text, language = excluded.language,
-                    segmentation = excluded.segmentation, revision = excluded.revision,
-                    updated_at_ms = excluded.updated_at_ms
-                """
-            ) { (statement) throws(DocumentStoreError) in
-                try statement.bind(1, text: document.id)
-                try statement.bind(2, blob: document.text)
-                try statement.bind(3, optionalText: document.language)
-                try statement.bind(4, text: document.segmentation)
-                try statement.bind(5, integer: revision)
-                try statement.bind(6, integer: now)
-                try statement.run()
-            }
-            try deleteAttachments(documentID: document.id)
-            for (position, attachment) in document.attachments.enumerated() {
-                try insert(attachment, documentID: document.id, position: Int64(position))
-            }
-            return StoredDocument(record: document, revision: revision, updatedAtMilliseconds: now)
+            var stored: [StoredDocument] = []
+            for document in documents { stored.append(try upsert(document)) }
+            return stored
         }
+    }
+
+    /// Writes one document and its attachments; the caller holds the lock
+    /// and a write transaction.
+    private func upsert(_ document: DocumentRecord) throws(DocumentStoreError) -> StoredDocument {
+        let revision = try nextRevision()
+        let now = StoredDocument.currentTimeMilliseconds()
+        try connection.withStatement(
+            """
+            INSERT INTO documents (id, text, language, segmentation, revision, updated_at_ms)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+            ON CONFLICT (id) DO UPDATE SET text = excluded.text, language = excluded.language,
+                segmentation = excluded.segmentation, revision = excluded.revision,
+                updated_at_ms = excluded.updated_at_ms
+            """
+        ) { (statement) throws(DocumentStoreError) in
+            try statement.bind(1, text: document.id)
+            try statement.bind(2, blob: document.text)
+            try statement.bind(3, optionalText: document.language)
+            try statement.bind(4, text: document.segmentation)
+            try statement.bind(5, integer: revision)
+            try statement.bind(6, integer: now)
+            try statement.run()
+        }
+        try deleteAttachments(documentID: document.id)
+        for (position, attachment) in document.attachments.enumerated() {
+            try insert(attachment, documentID: document.id, position: Int64(position))
+        }
+        return StoredDocument(record: document, revision: revision, updatedAtMilliseconds: now)
     }
 
     /// See ``DocumentStore/delete(id:)``. Commits with an fsync before returning.

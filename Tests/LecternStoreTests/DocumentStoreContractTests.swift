@@ -37,6 +37,29 @@ func sampleDocument(id: String = "alice", text: String = "Down the rabbit hole. 
 
 @Suite struct DocumentStoreContractTests {
     @Test(arguments: StoreKind.allCases)
+    func putAllCommitsEveryDocumentOrNone(kind: StoreKind) throws {
+        try kind.withStore { store in
+            let before = try store.put(sampleDocument(id: "source", text: "One. Two."))
+            let stored = try store.put(all: [
+                sampleDocument(id: "target", text: "Two."), sampleDocument(id: "source", text: "One."),
+            ])
+            #expect(stored.map(\.record.id) == ["target", "source"])
+            #expect(stored[0].revision > before.revision && stored[1].revision > stored[0].revision)
+            #expect(try store.load(id: "source") == stored[1])
+            #expect(try store.load(id: "target") == stored[0])
+
+            // One invalid record: nothing at all is written.
+            var invalid = sampleDocument(id: "bad")
+            invalid.attachments.append(invalid.attachments[0])
+            #expect(throws: DocumentStoreError.self) {
+                try store.put(all: [sampleDocument(id: "other"), invalid])
+            }
+            #expect(try store.load(id: "other") == nil)
+            #expect(try store.loadAll().count == 2)
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
     func putThenLoadReturnsTheSameBytesAndAttachments(kind: StoreKind) throws {
         try kind.withStore { store in
             // Not UTF-8, a NUL, and a character outside the BMP: bytes round-trip exactly.

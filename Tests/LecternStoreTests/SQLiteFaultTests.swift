@@ -73,6 +73,17 @@ func fillUntilRefused(_ store: SQLiteDocumentStore, size: Int, limit: Int = 10_0
         }
         #expect(tooBig?.code == .full)
         #expect(try store.load(id: "keep") == original)
+        // Several documents in one transaction: the one that does not fit
+        // takes the one that would have fitted with it (MOVE's target and source).
+        let pair = #expect(throws: DocumentStoreError.self) {
+            try store.put(all: [
+                sampleDocument(id: "small", text: "fits"),
+                sampleDocument(id: "keep", text: String(repeating: "big ", count: 50_000)),
+            ])
+        }
+        #expect(pair?.code == .full)
+        #expect(try store.load(id: "small") == nil)
+        #expect(try store.load(id: "keep") == original)
         // Reads keep working and see exactly the acknowledged writes.
         #expect(try store.loadAll().count == stored.count + 1)
         // Deleting frees room (the write path recovers without reopening).
