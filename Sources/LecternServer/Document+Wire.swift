@@ -73,16 +73,36 @@ extension Document {
     /// ``highlightLines(_:layout:unit:)`` with the lines also encoded as a
     /// reply's data lines, ready to copy into a connection's output.
     func highlight(_ sentence: Sentence, layout: TextLayout, unit: OffsetUnit) -> EncodedDataLines {
-        let key = HighlightKey(layout: ObjectIdentifier(layout), sentence: sentence.number, unit: unit)
-        if let lines = highlightCache[key] { return lines }
+        var table = highlightTable(for: layout, unit: unit)
+        if let lines = table.lines[sentence.number] { return lines }
+        if cachedHighlightCount >= Document.maximumCachedHighlights {
+            dropHighlights()
+            table = highlightTable(for: layout, unit: unit)
+        }
         let lines = EncodedDataLines([
             sentenceLine(sentence, unit: unit),
             "rects \(Wire.rects(layout.selectionRects(for: sentence.content)))",
             "outline \(Wire.outline(layout.outline(for: sentence.content)))",
         ])
-        if highlightCache.count >= Document.maximumCachedHighlights { highlightCache.removeAll(keepingCapacity: true) }
-        highlightCache[key] = lines
+        table.lines[sentence.number] = lines
+        cachedHighlightCount += 1
         return lines
+    }
+
+    private func highlightTable(for layout: TextLayout, unit: OffsetUnit) -> HighlightTable {
+        let key = HighlightKey(layout: ObjectIdentifier(layout), unit: unit)
+        if let recent = recentHighlightTable, recent.key == key { return recent.table }
+        let table = highlightTables[key] ?? HighlightTable(sentenceCount: sentences.count)
+        highlightTables[key] = table
+        recentHighlightTable = (key, table)
+        return table
+    }
+
+    /// Forgets every formatted highlight (the text or a layout changed).
+    func dropHighlights() {
+        highlightTables.removeAll()
+        recentHighlightTable = nil
+        cachedHighlightCount = 0
     }
 
     /// `rects=… outline=…` for event lines.

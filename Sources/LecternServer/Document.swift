@@ -54,8 +54,14 @@ final class Document {
     /// Typewriter streams revealing this document, by stream id.
     var streams: [Int: TypewriterStream] = [:]
 
-    /// Formatted highlights (``highlightLines(_:layout:unit:)``), dropped on every change.
-    var highlightCache: [HighlightKey: EncodedDataLines] = [:]
+    /// Formatted highlights (``highlight(_:layout:unit:)``): per layout and
+    /// unit, a table by sentence number. Dropped on every change.
+    var highlightTables: [HighlightKey: HighlightTable] = [:]
+    /// The table used last: readers tap one layout over and over, and this
+    /// spares hashing its key on each tap.
+    var recentHighlightTable: (key: HighlightKey, table: HighlightTable)?
+    /// Highlights in all tables, kept below ``maximumCachedHighlights``.
+    var cachedHighlightCount = 0
     static let maximumCachedHighlights = 4096
     /// The last ``serial`` given out (loop thread only).
     private nonisolated(unsafe) static var serials: UInt64 = 0
@@ -108,7 +114,7 @@ final class Document {
 
     private func didChange() {
         revision += 1
-        highlightCache.removeAll()
+        dropHighlights()
         shapedByFont.removeAll()
         layoutsBySpec.removeAll()
     }
@@ -144,20 +150,26 @@ final class Document {
         shapedByFont[layout.spec.font] = layout.shaped
         if layoutsBySpec.count >= Document.maximumCachedLayouts, let victim = layoutsBySpec.keys.first {
             layoutsBySpec[victim] = nil
-            highlightCache.removeAll()
+            dropHighlights()
         }
         layoutsBySpec[layout.spec] = layout
     }
 }
 
-/// What a formatted highlight depends on besides the document: the layout
-/// (by identity: cheaper to hash than its spec; the cache is emptied whenever
-/// a layout leaves the document's cache, so an identity is never reused
-/// while its entries remain), the sentence and the unit.
+/// What a table of formatted highlights depends on besides the document:
+/// the layout (by identity: cheaper to hash than its spec; the tables are
+/// dropped whenever a layout leaves the document's cache, so an identity is
+/// never reused while its table remains) and the unit.
 struct HighlightKey: Hashable {
     let layout: ObjectIdentifier
-    let sentence: Int
     let unit: OffsetUnit
+}
+
+/// One layout's formatted highlights, by sentence number (nil: not yet made).
+final class HighlightTable {
+    var lines: [EncodedDataLines?]
+
+    init(sentenceCount: Int) { lines = Array(repeating: nil, count: sentenceCount) }
 }
 
 /// Text plus its segmentation, built together (off the loop thread for

@@ -81,7 +81,8 @@ public struct SentenceTable: RandomAccessCollection, Sendable {
 
     /// Sentence number `number`, in O(1). Traps when out of range, like an
     /// array; use ``sentence(number:)`` for numbers that come from a client.
-    @inlinable public subscript(number: Int) -> Sentence {
+    @inlinable @inline(__always)
+    public subscript(number: Int) -> Sentence {
         Sentence(number: number,
                  range: Int(bounds[number])..<Int(bounds[number + 1]),
                  content: Int(contentStarts[number])..<Int(contentEnds[number]),
@@ -98,7 +99,8 @@ public struct SentenceTable: RandomAccessCollection, Sendable {
     /// of the text belongs to the last sentence; nil when out of bounds or
     /// when the text is empty.
     /// - Complexity: O(log s).
-    @inlinable public func sentence(containing offset: Int) -> Sentence? {
+    @inlinable @inline(__always)
+    public func sentence(containing offset: Int) -> Sentence? {
         guard let end = bounds.last, !isEmpty, offset >= 0, offset <= Int(end) else { return nil }
         var low = 0, high = count
         while low < high {
