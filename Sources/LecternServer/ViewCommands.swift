@@ -175,11 +175,11 @@ extension Server {
             }
             // TAP hit sentence=<n> offset=<o> side=<side> distance=<pt>
             connection.reply(data: document.highlight(sentence, layout: layout, unit: unit), tag: tag) { output in
-                output.append(contentsOf: "TAP hit sentence=".utf8)
+                Wire.append("TAP hit sentence=", to: &output)
                 RESP.appendDecimal(sentence.number, into: &output)
-                output.append(contentsOf: " offset=".utf8)
+                Wire.append(" offset=", to: &output)
                 RESP.appendDecimal(document.wireOffset(hit.offset, unit: unit), into: &output)
-                output.append(contentsOf: hit.side == .leading ? " side=leading distance=".utf8 : " side=trailing distance=".utf8)
+                Wire.append(hit.side == .leading ? " side=leading distance=" : " side=trailing distance=", to: &output)
                 Wire.appendNumber(hit.distance, into: &output)
             }
             return .sent

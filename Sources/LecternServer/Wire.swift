@@ -24,6 +24,13 @@ enum Wire {
         }
     }
 
+    /// Appends a literal's bytes (one copy; a `String`'s UTF-8 view would be
+    /// walked through its generic path).
+    @inline(__always)
+    static func append(_ literal: StaticString, to output: inout [UInt8]) {
+        literal.withUTF8Buffer { output.append(contentsOf: $0) }
+    }
+
     /// ``number(_:)``'s text appended as bytes, without making a String.
     static func appendNumber(_ value: Double, into output: inout [UInt8]) {
         switch NumberParts(value) {
