@@ -38,11 +38,12 @@ public struct PlainRequestLine: Equatable, Sendable {
     private let tokens: InlineArray<8, Token>
     private let tokenCount: Int
     private let hasTag: Bool
-    /// How many positional (not `key=value`) arguments there are.
-    public let positionalCount: Int
     /// How the request was framed: a line, or a RESP array (whose
     /// positional arguments count as quoted, as ``RESP/request(from:)`` has them).
+    /// (Declared beside `hasTag` so that both share one word.)
     public let framing: Request.Framing
+    /// How many positional (not `key=value`) arguments there are.
+    public let positionalCount: Int
 
     /// Splits `line`, or returns nil if it is not plain: a byte outside
     /// printable ASCII other than space and tab, a `"` or `\`, more than
