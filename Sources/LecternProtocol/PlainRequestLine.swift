@@ -10,6 +10,11 @@
 /// `plainHandler`) does; any other command gets ``request()``, which is
 /// exactly what ``RequestParser/parse(_:)`` makes of the same line.
 ///
+/// A RESP request whose bulk strings are all such tokens is one too (see
+/// ``init(respElements:tokens:count:positionalCount:)``): its bytes are the
+/// elements joined with spaces, it has no tag, and its ``request()`` is
+/// what ``RESP/request(from:)`` makes of the elements.
+///
 /// The line shares the decoder's buffer: use it before asking the decoder
 /// for the next item.
 public struct PlainRequestLine: Equatable, Sendable {
@@ -33,6 +38,10 @@ public struct PlainRequestLine: Equatable, Sendable {
     private let tokens: InlineArray<8, Token>
     private let tokenCount: Int
     private let hasTag: Bool
+    /// How the request was framed: a line, or a RESP array (whose
+    /// positional arguments count as quoted, as ``RESP/request(from:)`` has them).
+    /// (Declared beside `hasTag` so that both share one word.)
+    public let framing: Request.Framing
     /// How many positional (not `key=value`) arguments there are.
     public let positionalCount: Int
 
@@ -60,6 +69,19 @@ public struct PlainRequestLine: Equatable, Sendable {
         self.tokenCount = count
         self.hasTag = hasTag
         self.positionalCount = positionalCount
+        self.framing = .line
+    }
+
+    /// A RESP request's plain elements, already joined and split by the
+    /// decoder (see ``RESP/Elements``): `bytes` is the elements with one
+    /// space between each, `tokens` their ranges, the first the command.
+    init(respElements bytes: ArraySlice<UInt8>, tokens: InlineArray<8, Token>, count: Int, positionalCount: Int) {
+        self.bytes = bytes
+        self.tokens = tokens
+        self.tokenCount = count
+        self.hasTag = false
+        self.positionalCount = positionalCount
+        self.framing = .resp
     }
 
     /// The tokens of `buffer`, or nil if a byte or the count rules the line out.
@@ -100,7 +122,7 @@ public struct PlainRequestLine: Equatable, Sendable {
         return tokenCount
     }
 
-    private enum ByteKind: UInt8 {
+    enum ByteKind: UInt8 {
         /// Space or tab.
         case separator
         /// A byte of a plain token.
@@ -110,7 +132,7 @@ public struct PlainRequestLine: Equatable, Sendable {
         case other
     }
 
-    private static let byteKinds: [ByteKind] = (0...255).map { byte -> ByteKind in
+    static let byteKinds: [ByteKind] = (0...255).map { byte -> ByteKind in
         switch byte {
         case 0x20, 0x09: return .separator
         case Int(UInt8(ascii: "=")): return .equals
@@ -182,8 +204,10 @@ public struct PlainRequestLine: Equatable, Sendable {
         return found
     }
 
-    /// The request ``RequestParser/parse(_:)`` makes of this line.
+    /// The request ``RequestParser/parse(_:)`` makes of this line, or for
+    /// RESP framing the one ``RESP/request(from:)`` makes of its elements.
     public func request() -> Request {
+        let quoted = framing == .resp
         var arguments: [Argument] = []
         arguments.reserveCapacity(argumentTokens.count)
         for i in argumentTokens {
@@ -193,14 +217,16 @@ public struct PlainRequestLine: Equatable, Sendable {
                     key: String(decoding: slice(token.start, token.equals), as: UTF8.self),
                     value: String(decoding: slice(token.equals + 1, token.end), as: UTF8.self)))
             } else {
-                arguments.append(Argument(value: String(decoding: slice(token.start, token.end), as: UTF8.self)))
+                arguments.append(Argument(value: String(decoding: slice(token.start, token.end), as: UTF8.self), quoted: quoted))
             }
         }
-        return Request(tag: tagString, command: String(decoding: command, as: UTF8.self), arguments: arguments)
+        var request = Request(tag: tagString, command: String(decoding: command, as: UTF8.self), arguments: arguments)
+        request.framing = framing
+        return request
     }
 
     public static func == (lhs: PlainRequestLine, rhs: PlainRequestLine) -> Bool {
-        lhs.bytes.elementsEqual(rhs.bytes)
+        lhs.framing == rhs.framing && lhs.bytes.elementsEqual(rhs.bytes)
     }
 
     private func slice(_ start: UInt16, _ end: UInt16) -> ArraySlice<UInt8> {

@@ -57,23 +57,95 @@ public enum RESP {
         return negative ? -value : value
     }
 
-    /// The bulk strings of a request being read, decoded as they arrive.
+    /// The bulk strings of a request being read, in one byte buffer that
+    /// the decoder keeps from request to request: reading a request
+    /// allocates nothing once the buffers have grown to fit.
+    ///
+    /// Elements are stored one after another with a space between each,
+    /// so that a request whose elements are all plain tokens (see
+    /// ``PlainRequestLine``) reads as the line `TAP doc 120 40`; its
+    /// token ranges are worked out as the elements arrive. Strings are
+    /// made only by ``RESP/request(from:)``, for requests that are not plain.
     struct Elements: Sendable {
-        var strings: [String] = []
-        /// The first element that is not UTF-8, and the offset of its bad byte.
-        var invalid: (index: Int, offset: Int)?
-        var commandHasNul = false
+        /// The elements' bytes, separated by one space.
+        private(set) var bytes: [UInt8] = []
+        /// Where each element ends in ``bytes`` (the next starts one byte later).
+        private var ends: [Int] = []
+        /// The elements as plain tokens, while ``isPlain``.
+        private var tokens = InlineArray<8, PlainRequestLine.Token>(
+            repeating: PlainRequestLine.Token(start: 0, end: 0, equals: PlainRequestLine.Token.none))
+        /// Whether every element so far is a plain token and they still fit a ``PlainRequestLine``.
+        private var isPlain = true
+        private var positionalCount = 0
 
-        init(capacity: Int) { strings.reserveCapacity(min(capacity, 64)) }
+        /// How many elements have been appended.
+        var count: Int { ends.count }
 
-        mutating func append(_ bytes: ArraySlice<UInt8>) {
-            if let string = String(validating: bytes, as: UTF8.self) {
-                if strings.isEmpty && bytes.contains(0) { commandHasNul = true }
-                strings.append(string)
-            } else {
-                if invalid == nil { invalid = (strings.count, firstInvalidUTF8Offset(in: bytes) ?? 0) }
-                strings.append("")
+        /// Forgets the previous request's elements, keeping the buffers
+        /// (unless an element made them large).
+        mutating func removeAll() {
+            bytes.removeAll(keepingCapacity: bytes.capacity <= 64 * 1024)
+            ends.removeAll(keepingCapacity: ends.capacity <= 1024)
+            isPlain = true
+            positionalCount = 0
+        }
+
+        mutating func append(_ element: ArraySlice<UInt8>) {
+            if !ends.isEmpty { bytes.append(0x20) }
+            let start = bytes.count
+            bytes.append(contentsOf: element)
+            if isPlain { isPlain = appendToken(element, at: start) }
+            ends.append(bytes.count)
+        }
+
+        /// Records `element` (stored at `start`) as the next plain token, or
+        /// returns false if it is not one: empty, a byte that is not
+        /// printable ASCII, a space, `"` or `\`, or past the plain limits.
+        private mutating func appendToken(_ element: ArraySlice<UInt8>, at start: Int) -> Bool {
+            let index = ends.count
+            let end = start + element.count
+            guard index < PlainRequestLine.maximumTokens, end <= PlainRequestLine.maximumLength, !element.isEmpty else {
+                return false
             }
+            let kinds = PlainRequestLine.byteKinds
+            var equals = -1
+            var offset = 0
+            for byte in element {
+                switch kinds[Int(byte)] {
+                case .word: break
+                case .equals: if equals < 0 { equals = offset }
+                case .separator, .other: return false
+                }
+                offset += 1
+            }
+            // key=value as RESP.request(from:) splits it; the command never is.
+            var isKeyValue = index > 0 && equals > 0
+            if isKeyValue {
+                var i = element.startIndex
+                let keyEnd = i + equals
+                while isKeyValue && i < keyEnd {
+                    isKeyValue = RequestParser.isKeyByte(element[i], first: i == element.startIndex)
+                    i += 1
+                }
+            }
+            if index > 0 && !isKeyValue { positionalCount += 1 }
+            tokens[index] = PlainRequestLine.Token(
+                start: UInt16(start), end: UInt16(end),
+                equals: isKeyValue ? UInt16(start + equals) : PlainRequestLine.Token.none)
+            return true
+        }
+
+        /// The request as a plain line, if every element is a plain token;
+        /// it shares ``bytes``, so it is valid until the next ``removeAll()``.
+        func plainLine() -> PlainRequestLine? {
+            guard isPlain, !ends.isEmpty else { return nil }
+            return PlainRequestLine(
+                respElements: bytes[...], tokens: tokens, count: ends.count, positionalCount: positionalCount)
+        }
+
+        /// The bytes of element `index`.
+        func element(_ index: Int) -> ArraySlice<UInt8> {
+            bytes[(index == 0 ? 0 : ends[index - 1] + 1)..<ends[index]]
         }
     }
 
@@ -81,18 +153,34 @@ public enum RESP {
     /// the others is one argument, exactly as sent (no quoting: RESP is
     /// binary-safe), or `key=value` when it has that shape.
     static func request(from elements: Elements) throws -> Request {
-        if elements.commandHasNul {
+        guard elements.count > 0 else {
+            throw ProtocolError(.syntax, "a request starts with a command name, as in 'PING'")
+        }
+        var strings: [String] = []
+        strings.reserveCapacity(elements.count)
+        var invalid: (index: Int, offset: Int)?
+        for index in 0..<elements.count {
+            let bytes = elements.element(index)
+            if let string = String(validating: bytes, as: UTF8.self) {
+                strings.append(string)
+            } else {
+                if invalid == nil { invalid = (index, firstInvalidUTF8Offset(in: bytes) ?? 0) }
+                strings.append("")
+            }
+        }
+        if invalid?.index != 0 && elements.element(0).contains(0) {
             throw ProtocolError(.binary, "a command name cannot contain a NUL byte")
         }
-        if let (index, offset) = elements.invalid {
+        if let (index, offset) = invalid {
             throw ProtocolError(.invalidUTF8, "argument \(index) is not valid UTF-8 at byte \(offset)")
         }
-        guard let command = elements.strings.first, !command.isEmpty else {
+        let command = strings[0]
+        guard !command.isEmpty else {
             throw ProtocolError(.syntax, "a request starts with a command name, as in 'PING'")
         }
         var arguments: [Argument] = []
-        arguments.reserveCapacity(elements.strings.count - 1)
-        for value in elements.strings.dropFirst() {
+        arguments.reserveCapacity(strings.count - 1)
+        for value in strings.dropFirst() {
             if let keyLength = keyLength(value) {
                 let utf8 = value.utf8
                 let equals = utf8.index(utf8.startIndex, offsetBy: keyLength)

@@ -32,8 +32,11 @@ public struct RequestDecoder: Sendable {
     public enum Item: Equatable, Sendable {
         /// A complete request (with its payload, if it announced one).
         case request(Request)
-        /// A plain request line, not yet made into a ``Request`` (only when
-        /// ``yieldsPlainLines`` is set). Valid until the next call to ``next()``.
+        /// A plain request line, or a RESP request whose elements are all
+        /// plain tokens, not yet made into a ``Request`` (only when
+        /// ``yieldsPlainLines`` is set). It shares the decoder's buffers:
+        /// let go of it before the next call to ``next()``, or that call
+        /// copies them.
         case plain(PlainRequestLine)
         /// A request that failed to decode; `tag` is echoed on the error.
         /// After a `closesConnection` failure the decoder yields nothing more.
@@ -48,15 +51,18 @@ public struct RequestDecoder: Sendable {
     /// How the most recent item was framed (its reply is framed the same way).
     public private(set) var lastFraming = Request.Framing.line
     private var lines: LineDecoder
+    /// The elements of the RESP request being read (reused from request to request).
+    private var elements = RESP.Elements()
     private var state = State.line
     private var failed = false
 
     private enum State: Sendable {
         case line
-        /// Reading a RESP array request: the elements so far, how many remain.
-        case respArray(elements: RESP.Elements, remaining: Int)
+        /// Reading a RESP array request: how many elements remain (those
+        /// read so far are in `elements`).
+        case respArray(remaining: Int)
         /// Reading one RESP bulk string of `length` bytes (plus CRLF).
-        case respBulk(elements: RESP.Elements, remaining: Int, length: Int)
+        case respBulk(remaining: Int, length: Int)
         case literal(Request, count: Int)
         /// Skipping an oversized literal; `remaining` bytes to drop.
         case skippingLiteral(remaining: Int)
@@ -97,7 +103,8 @@ public struct RequestDecoder: Sendable {
                         let count: Int
                         do { count = try RESP.arrayLength(header) } catch { return respFailure(error) }
                         if count <= 0 { continue }  // Redis ignores empty arrays
-                        state = .respArray(elements: RESP.Elements(capacity: count), remaining: count)
+                        elements.removeAll()
+                        state = .respArray(remaining: count)
                     }
                     continue
                 }
@@ -110,17 +117,17 @@ public struct RequestDecoder: Sendable {
                     if let item = decodeRequestLine(bytes) { return item }
                 }
 
-            case .respArray(let elements, let remaining):
+            case .respArray(let remaining):
                 guard let line = nextLine() else { return nil }
                 switch line {
                 case .failure(let item): return item
                 case .line(let header):
                     let length: Int
                     do { length = try RESP.bulkLength(header, limit: maximumPayloadLength) } catch { return respFailure(error) }
-                    state = .respBulk(elements: elements, remaining: remaining, length: length)
+                    state = .respBulk(remaining: remaining, length: length)
                 }
 
-            case .respBulk(var elements, let remaining, let length):
+            case .respBulk(let remaining, let length):
                 // The bytes, then CRLF (a bare LF is accepted too, so that a
                 // person can type RESP into netcat).
                 guard lines.bufferedByteCount >= length + 1 else { return nil }
@@ -136,10 +143,11 @@ public struct RequestDecoder: Sendable {
                 }
                 elements.append(bytes)
                 if remaining > 1 {
-                    state = .respArray(elements: elements, remaining: remaining - 1)
+                    state = .respArray(remaining: remaining - 1)
                     continue
                 }
                 state = .line
+                if yieldsPlainLines, let plain = elements.plainLine() { return .plain(plain) }
                 do {
                     return .request(try RESP.request(from: elements))
                 } catch let error as ProtocolError {
