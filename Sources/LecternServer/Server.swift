@@ -41,6 +41,9 @@ public final class Server {
     private var connections: [UInt64: Connection] = [:]
     private var nextConnectionID: UInt64 = 1
     private var flushQueue: [Connection] = []
+    /// The queue being flushed: swapped with ``flushQueue`` so that neither
+    /// is copied or reallocated on each pass (a flush can queue more).
+    private var flushing: [Connection] = []
     private var isShuttingDown = false
     /// The documents.
     var documents = DocumentRegistry()
@@ -323,12 +326,13 @@ public final class Server {
     }
 
     private func flushPendingOutput() {
-        let queue = flushQueue
-        flushQueue.removeAll(keepingCapacity: true)
-        for connection in queue {
+        guard !flushQueue.isEmpty else { return }
+        swap(&flushing, &flushQueue)
+        for connection in flushing {
             connection.isQueuedForFlush = false
             connection.flush()
         }
+        flushing.removeAll(keepingCapacity: true)
     }
 
     // MARK: Requests
