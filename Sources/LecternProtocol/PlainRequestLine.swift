@@ -179,29 +179,71 @@ public struct PlainRequestLine: Equatable, Sendable {
 
     /// The `n`-th positional argument's bytes.
     public func positional(_ n: Int) -> ArraySlice<UInt8>? {
-        guard n < positionalCount else { return nil }
-        if positionalCount == argumentTokens.count {
-            let token = tokens[argumentTokens.lowerBound + n]
-            return slice(token.start, token.end)
-        }
-        var seen = 0
-        for i in argumentTokens where tokens[i].equals == Token.none {
-            if seen == n { return slice(tokens[i].start, tokens[i].end) }
-            seen += 1
-        }
-        return nil
+        arguments.positionalRange(n).map { bytes[(bytes.startIndex + $0.lowerBound)..<(bytes.startIndex + $0.upperBound)] }
     }
 
     /// The value of the last `key=value` argument whose key is `key` (exact bytes, as ``Request/value(for:)``).
     public func value(for key: StaticString) -> ArraySlice<UInt8>? {
-        var found: ArraySlice<UInt8>?
-        for i in argumentTokens where tokens[i].equals != Token.none {
-            let token = tokens[i]
-            let written = slice(token.start, token.equals)
-            let matches = key.withUTF8Buffer { written.elementsEqual($0) }
-            if matches { found = slice(token.equals + 1, token.end) }
+        bytes.withUnsafeBufferPointer { buffer in arguments.valueRange(for: key, in: buffer) }
+            .map { bytes[(bytes.startIndex + $0.lowerBound)..<(bytes.startIndex + $0.upperBound)] }
+    }
+
+    /// Runs `body` with the arguments read in place: what ``Arguments``
+    /// hands out points into the line's bytes and retains nothing, which
+    /// matters to a handler that reads several arguments per request.
+    public func withArguments<R>(_ body: (Arguments) throws -> R) rethrows -> R {
+        try bytes.withUnsafeBufferPointer { try body(Arguments(tokens: arguments, buffer: $0)) }
+    }
+
+    private var arguments: ArgumentTokens {
+        ArgumentTokens(tokens: tokens, range: argumentTokens, positionalCount: positionalCount)
+    }
+
+    /// The argument tokens of a line, as offsets from its start.
+    struct ArgumentTokens {
+        let tokens: InlineArray<8, Token>
+        let range: Range<Int>
+        let positionalCount: Int
+
+        func positionalRange(_ n: Int) -> Range<Int>? {
+            guard n >= 0, n < positionalCount else { return nil }
+            var seen = 0
+            for i in range where tokens[i].equals == Token.none {
+                if seen == n { return Int(tokens[i].start)..<Int(tokens[i].end) }
+                seen += 1
+            }
+            return nil
         }
-        return found
+
+        func valueRange(for key: StaticString, in buffer: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
+            var found: Range<Int>?
+            for i in range where tokens[i].equals != Token.none {
+                let token = tokens[i]
+                let written = UnsafeBufferPointer(rebasing: buffer[Int(token.start)..<Int(token.equals)])
+                if key.withUTF8Buffer({ written.elementsEqual($0) }) { found = (Int(token.equals) + 1)..<Int(token.end) }
+            }
+            return found
+        }
+    }
+
+    /// A line's arguments over its bytes in place (see ``withArguments(_:)``);
+    /// valid only inside that call.
+    public struct Arguments {
+        let tokens: ArgumentTokens
+        let buffer: UnsafeBufferPointer<UInt8>
+
+        public var positionalCount: Int { tokens.positionalCount }
+        public var keyedCount: Int { tokens.range.count - tokens.positionalCount }
+
+        /// The `n`-th positional argument's bytes.
+        public func positional(_ n: Int) -> UnsafeBufferPointer<UInt8>? {
+            tokens.positionalRange(n).map { UnsafeBufferPointer(rebasing: buffer[$0]) }
+        }
+
+        /// The value of the last `key=value` argument whose key is `key`.
+        public func value(for key: StaticString) -> UnsafeBufferPointer<UInt8>? {
+            tokens.valueRange(for: key, in: buffer).map { UnsafeBufferPointer(rebasing: buffer[$0]) }
+        }
     }
 
     /// The request ``RequestParser/parse(_:)`` makes of this line, or for

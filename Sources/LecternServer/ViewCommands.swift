@@ -192,34 +192,36 @@ extension Server {
     /// no such document or view, a layout to compute) is left to the
     /// parsed request's handler.
     fileprivate func tap(_ line: PlainRequestLine, on connection: Connection) -> Bool {
-        guard line.positionalCount == 3, let id = line.positional(0),
-            let x = line.positional(1).flatMap(Wire.plainDouble),
-            let y = line.positional(2).flatMap(Wire.plainDouble)
-        else { return false }
-        var slop = 0.0
-        if line.keyedCount > 0, let text = line.value(for: "slop") {
-            guard let value = Wire.plainDouble(text) else { return false }
-            slop = value
+        line.withArguments { arguments in
+            guard arguments.positionalCount == 3, let id = arguments.positional(0),
+                let x = arguments.positional(1).flatMap(Wire.plainDouble),
+                let y = arguments.positional(2).flatMap(Wire.plainDouble)
+            else { return false }
+            var slop = 0.0
+            if arguments.keyedCount > 0, let text = arguments.value(for: "slop") {
+                guard let value = Wire.plainDouble(text) else { return false }
+                slop = value
+            }
+            guard let (document, cache) = documentAndView(id, on: connection), let layout = cache.layout(for: document)
+            else { return false }
+            let point = PointHit(document: document, layout: layout, x: x, y: y, slop: slop)
+            let tag = line.tagString
+            if case .reply(let reply) = tap(point, document: document, layout: layout, connection: connection, tag: tag) {
+                connection.reply(reply, tag: tag)
+            }
+            return true
         }
-        guard let (document, cache) = documentAndView(id, on: connection), let layout = cache.layout(for: document)
-        else { return false }
-        let point = PointHit(document: document, layout: layout, x: x, y: y, slop: slop)
-        let tag = line.tagString
-        if case .reply(let reply) = tap(point, document: document, layout: layout, connection: connection, tag: tag) {
-            connection.reply(reply, tag: tag)
-        }
-        return true
     }
 
     /// The document `id` names and the connection's view cache of it (its
     /// own view or the document's default), or nil for an invalid id, no
     /// such document or no view. Remembers the answer for the next request to the same id.
-    func documentAndView(_ id: ArraySlice<UInt8>, on connection: Connection) -> (Document, ViewLayoutCache)? {
+    func documentAndView(_ id: UnsafeBufferPointer<UInt8>, on connection: Connection) -> (Document, ViewLayoutCache)? {
         let session = connection.session
         if let recent = session.recentView, recent.registryGeneration == documents.generation,
             recent.viewGeneration == session.viewGeneration,
             recent.id.count == id.count,
-            recent.id.withUnsafeBytes({ known in id.withUnsafeBytes { memcmp(known.baseAddress!, $0.baseAddress!, $0.count) == 0 } }),
+            recent.id.withUnsafeBufferPointer({ known in memcmp(known.baseAddress!, id.baseAddress!, id.count) == 0 }),
             recent.defaultViewGeneration == recent.document.defaultViewGeneration
         {
             return (recent.document, recent.cache)

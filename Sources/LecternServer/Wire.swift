@@ -102,7 +102,7 @@ enum Wire {
     /// The digits form an integer below 2^53 and the divisor a power of ten
     /// up to 10^15, both exact doubles, so the one division is correctly
     /// rounded: the result is exactly what `Double(String)` gives.
-    static func plainDouble(_ bytes: ArraySlice<UInt8>) -> Double? {
+    static func plainDouble<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes) -> Double? where Bytes.Index == Int {
         var index = bytes.startIndex
         let negative = index < bytes.endIndex && bytes[index] == UInt8(ascii: "-")
         if negative { index += 1 }

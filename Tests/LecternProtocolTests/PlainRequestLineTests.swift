@@ -77,6 +77,15 @@ import Testing
             for (n, value) in parsed.positional.enumerated() {
                 #expect(string(line.positional(n)) == value)
             }
+            line.withArguments { arguments in
+                #expect(arguments.positionalCount == parsed.positional.count)
+                #expect(arguments.keyedCount == parsed.arguments.count - parsed.positional.count)
+                for (n, value) in parsed.positional.enumerated() {
+                    #expect(arguments.positional(n).map { String(decoding: $0, as: UTF8.self) } == value)
+                }
+                #expect(arguments.positional(parsed.positional.count) == nil)
+                #expect(arguments.value(for: "a").map { String(decoding: $0, as: UTF8.self) } == parsed.value(for: "a"))
+            }
             #expect(line.tagString == parsed.tag)
             #expect(line.commandIs(Array(parsed.command.uppercased().utf8)))
         }
