@@ -94,11 +94,11 @@ final class FanoutScenario: LoadScenario {
         return ScenarioMetrics(
             histograms: [("TAP send to the last watcher's ! TAP event", histogram)],
             figures: [
-                ("watchers", Double(watchersReady)),
-                ("distinct views", Double(min(viewCount, watchersReady))),
-                ("taps measured", Double(measured)),
-                ("taps reaching every watcher", Double(histogram.count)),
-                ("events delivered share", expectedEvents == 0 ? 0 : Double(eventsDelivered) / Double(expectedEvents)),
+                ("watchers", .count(Double(watchersReady))),
+                ("distinct views", .count(Double(min(viewCount, watchersReady)))),
+                ("taps measured", .count(Double(measured))),
+                ("taps reaching every watcher", .count(Double(histogram.count))),
+                ("events delivered share", .share(part: Double(eventsDelivered), whole: Double(expectedEvents))),
             ])
     }
 }

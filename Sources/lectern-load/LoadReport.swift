@@ -50,7 +50,8 @@ struct LoadReport {
                 lines.append("           " + Self.summary(histogram))
             }
             for figure in scenario.figures {
-                let value = figure.value.rounded() == figure.value ? Format.fixed(figure.value, 0) : Format.fixed(figure.value, 4)
+                let number = figure.value.number
+                let value = number.rounded() == number ? Format.fixed(number, 0) : Format.fixed(number, 4)
                 lines.append("           \(figure.name) \(value)")
             }
         }
@@ -102,7 +103,7 @@ struct LoadReport {
         if options.rate > 0 { object["send_lag_ms"] = Self.jsonLatency(statistics.sendLag) }
         if let scenario {
             var figures: [String: Any] = [:]
-            for figure in scenario.figures { figures[figure.name] = figure.value }
+            for figure in scenario.figures { figures[figure.name] = figure.value.number }
             object["scenario_metrics"] = [
                 "latency_ms": Dictionary(scenario.histograms.map { ($0.title, Self.jsonLatency($0.histogram)) },
                                          uniquingKeysWith: { first, _ in first }),

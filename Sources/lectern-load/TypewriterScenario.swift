@@ -169,16 +169,16 @@ final class TypewriterScenario: LoadScenario {
                 ("tick lateness against the TYPE's send (start delay included)", latenessFromSend),
             ],
             figures: [
-                ("streams", Double(streams.count + finishedRuns.count)),
-                ("TYPE requests", Double(typesStarted)),
-                ("ticks due", Double(due)),
-                ("ticks delivered", Double(delivered)),
-                ("delivered share", due == 0 ? 0 : Double(delivered) / Double(due)),
-                ("start delay p50 (ms)", Double(startDelay.value(atPercentile: 50)) / 1e6),
-                ("start delay p99 (ms)", Double(startDelay.value(atPercentile: 99)) / 1e6),
-                ("start delay max (ms)", Double(startDelay.maximum) / 1e6),
-                ("p50 lateness first 10% (ms)", Double(firstTenth.value(atPercentile: 50)) / 1e6),
-                ("p50 lateness last 10% (ms)", Double(lastTenth.value(atPercentile: 50)) / 1e6),
+                ("streams", .count(Double(streams.count + finishedRuns.count))),
+                ("TYPE requests", .count(Double(typesStarted))),
+                ("ticks due", .count(Double(due))),
+                ("ticks delivered", .count(Double(delivered))),
+                ("delivered share", .share(part: Double(delivered), whole: Double(due))),
+                ("start delay p50 (ms)", .milliseconds(startDelay, percentile: 50)),
+                ("start delay p99 (ms)", .milliseconds(startDelay, percentile: 99)),
+                ("start delay max (ms)", .milliseconds(startDelay, percentile: 100)),
+                ("p50 lateness first 10% (ms)", .milliseconds(firstTenth, percentile: 50)),
+                ("p50 lateness last 10% (ms)", .milliseconds(lastTenth, percentile: 50)),
             ])
     }
 }
