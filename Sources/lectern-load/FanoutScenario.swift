@@ -26,7 +26,10 @@ final class FanoutScenario: LoadScenario {
     /// TAPs some watcher has not yet had the event of.
     private var incompleteTaps = 0
 
-    init(options: LoadOptions) {
+    /// One thread only (``LoadOptions`` refuses `--threads` above 1): the
+    /// tapper and its watchers must share a loop.
+    init(options: LoadOptions, share: LoadShare) {
+        precondition(share.threads == 1, "fanout runs on one thread")
         connectionCount = options.watchers + 1
         width = options.viewWidth
         viewCount = options.views

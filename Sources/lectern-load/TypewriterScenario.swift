@@ -1,6 +1,6 @@
 // TypewriterScenario.swift: typewriter streams, each tick against its ideal time.
 
-/// Connection 0 PUTs one long document; every connection then starts
+/// Connection 0 (of each thread) PUTs one long document; every connection then starts
 /// `--streams-per-connection` TYPE streams of it at `--interval`, and starts
 /// another when one sends `! DONE` while the run goes on.
 ///
@@ -28,7 +28,8 @@ final class TypewriterScenario: LoadScenario {
     private let streamsPerConnection: Int
     private let interval: UInt64
     private let intervalMilliseconds: Int
-    private let id = LecternRequests.documentID("type", 0)
+    /// One document per thread, named by its first connection.
+    private let id: String
     private let text: String
     private let timeout: UInt64
 
@@ -55,8 +56,9 @@ final class TypewriterScenario: LoadScenario {
     private var startDelay = LatencyHistogram()
     private var typesStarted = 0
 
-    init(options: LoadOptions) {
-        connectionCount = options.connections
+    init(options: LoadOptions, share: LoadShare) {
+        connectionCount = share.connections
+        id = LecternRequests.documentID("type", share.firstConnection)
         streamsPerConnection = options.streamsPerConnection
         intervalMilliseconds = options.intervalMilliseconds
         interval = UInt64(options.intervalMilliseconds) * MonotonicClock.nanosecondsPerMillisecond
