@@ -26,7 +26,10 @@ final class FanoutScenario: LoadScenario {
     /// TAPs some watcher has not yet had the event of.
     private var incompleteTaps = 0
 
-    init(options: LoadOptions) {
+    /// One thread only (``LoadOptions`` refuses `--threads` above 1): the
+    /// tapper and its watchers must share a loop.
+    init(options: LoadOptions, share: LoadShare) {
+        precondition(share.threads == 1, "fanout runs on one thread")
         connectionCount = options.watchers + 1
         width = options.viewWidth
         viewCount = options.views
@@ -94,11 +97,11 @@ final class FanoutScenario: LoadScenario {
         return ScenarioMetrics(
             histograms: [("TAP send to the last watcher's ! TAP event", histogram)],
             figures: [
-                ("watchers", Double(watchersReady)),
-                ("distinct views", Double(min(viewCount, watchersReady))),
-                ("taps measured", Double(measured)),
-                ("taps reaching every watcher", Double(histogram.count)),
-                ("events delivered share", expectedEvents == 0 ? 0 : Double(eventsDelivered) / Double(expectedEvents)),
+                ("watchers", .count(Double(watchersReady))),
+                ("distinct views", .count(Double(min(viewCount, watchersReady)))),
+                ("taps measured", .count(Double(measured))),
+                ("taps reaching every watcher", .count(Double(histogram.count))),
+                ("events delivered share", .share(part: Double(eventsDelivered), whole: Double(expectedEvents))),
             ])
     }
 }

@@ -23,6 +23,8 @@ struct LoadOptions: Equatable {
     var host = "127.0.0.1"
     var port: UInt16 = 7878
     var connections = 50
+    /// Client threads, each with its own libuv loop and share of the connections.
+    var threads = 1
     /// Requests kept outstanding per connection in closed loop.
     var depth = 1
     /// Requests (taps for fanout) per second over all connections; 0 is closed loop.
@@ -57,6 +59,7 @@ struct LoadOptions: Equatable {
 
     static let maximumConnections = 20_000
     static let maximumDepth = 1_024
+    static let maximumThreads = 64
     static let maximumSeconds: Double = 3_600
 
     /// Parses the arguments after the program name: the scenario first, then flags.
@@ -80,6 +83,7 @@ struct LoadOptions: Equatable {
             case "--host": options.host = try loopbackHost(try value())
             case "--port": options.port = try number(flag, try value(), in: 1...65_535).toUInt16
             case "--connections": options.connections = try number(flag, try value(), in: 1...maximumConnections)
+            case "--threads": options.threads = try number(flag, try value(), in: 1...maximumThreads)
             case "--depth": options.depth = try number(flag, try value(), in: 1...maximumDepth)
             case "--rate": options.rate = try decimal(flag, try value(), in: 0...10_000_000)
             case "--duration": options.durationSeconds = try decimal(flag, try value(), in: 0.1...maximumSeconds)
@@ -102,7 +106,20 @@ struct LoadOptions: Equatable {
         if options.warmupSeconds + options.durationSeconds > maximumSeconds {
             throw UsageError(description: "--warmup plus --duration must be at most \(Int(maximumSeconds)) seconds")
         }
+        try checkThreads(options)
         return .run(options)
+    }
+
+    /// `--threads` against the scenario: fan-out needs its tapper and every
+    /// watcher on one loop; the others need a connection per thread.
+    private static func checkThreads(_ options: LoadOptions) throws {
+        guard options.threads > 1 else { return }
+        if options.scenario == .fanout {
+            throw UsageError(description: "fanout cannot use --threads \(options.threads): it times each TAP to the last watcher's event, which needs the tapper and all watchers on one loop; use --threads 1")
+        }
+        if options.threads > options.connections {
+            throw UsageError(description: "--threads \(options.threads) is more than --connections \(options.connections); each thread needs a connection")
+        }
     }
 
     /// Only loopback addresses: the tool must never load someone else's server.
@@ -153,6 +170,9 @@ struct LoadOptions: Equatable {
       --host ADDRESS          loopback address of the server (default 127.0.0.1)
       --port PORT             server port (default 7878)
       --connections N         connections (default 50, at most 20000)
+      --threads N             client threads, each with its own event loop and an even share of the
+                              connections (and of --rate and --max-requests); results are merged
+                              (default 1, at most 64; fanout: 1 only)
       --depth N               closed loop: requests outstanding per connection (default 1: no pipelining)
       --rate R                open loop: R requests (fanout: taps) per second in all, on a fixed
                               schedule; latency counts from the scheduled send time (default 0: closed loop)
@@ -175,6 +195,9 @@ struct LoadOptions: Equatable {
     Errors are counted by kind: connect, timeout, err (an ERR reply), disconnect,
     malformed (a reply of the wrong shape). The exit status is 0 when there were none,
     1 when there were, 64 for a usage error.
+
+    Client cpu is the whole process's CPU time over the run as a share of one core
+    (client_cpu_share in JSON); with --threads above 1 it can exceed 100 % (1.0).
 
     """
 }

@@ -10,17 +10,19 @@ struct LoadReport {
     let measuredSeconds: Double
     let clientCPUShare: Double
     let scenario: ScenarioMetrics?
+    let threads: [LoadResult.ThreadPart]
 
     static let percentiles: [(label: String, value: Double)] = [
         ("p50", 50), ("p90", 90), ("p99", 99), ("p99.9", 99.9),
     ]
 
-    init(runner: LoadRunner) {
-        options = runner.options
-        statistics = runner.statistics
-        measuredSeconds = runner.measuredSeconds
-        clientCPUShare = runner.clientCPUShare
-        scenario = runner.scenarioMetrics
+    init(options: LoadOptions, result: LoadResult) {
+        self.options = options
+        statistics = result.statistics
+        measuredSeconds = result.measuredSeconds
+        clientCPUShare = result.clientCPUShare
+        scenario = result.scenario
+        threads = result.threads
     }
 
     var throughput: Double { measuredSeconds > 0 ? Double(statistics.completed) / measuredSeconds : 0 }
@@ -37,7 +39,8 @@ struct LoadReport {
     var text: String {
         var lines: [String] = []
         let connections = options.scenario == .fanout ? options.watchers + 1 : options.connections
-        lines.append("lectern-load \(options.scenario.rawValue)  \(options.host):\(options.port)  \(connections) connections  \(mode)")
+        let threadCount = options.threads > 1 ? "  \(options.threads) threads" : ""
+        lines.append("lectern-load \(options.scenario.rawValue)  \(options.host):\(options.port)  \(connections) connections\(threadCount)  \(mode)")
         lines.append("measured   \(Format.fixed(measuredSeconds, 2)) s after \(Format.fixed(options.warmupSeconds, 1)) s warm-up")
         lines.append("requests   \(statistics.completed) completed in the window (\(Format.fixed(throughput, 0))/s), \(statistics.sent) sent in all")
         lines.append("latency    " + Self.summary(statistics.latency))
@@ -50,7 +53,8 @@ struct LoadReport {
                 lines.append("           " + Self.summary(histogram))
             }
             for figure in scenario.figures {
-                let value = figure.value.rounded() == figure.value ? Format.fixed(figure.value, 0) : Format.fixed(figure.value, 4)
+                let number = figure.value.number
+                let value = number.rounded() == number ? Format.fixed(number, 0) : Format.fixed(number, 4)
                 lines.append("           \(figure.name) \(value)")
             }
         }
@@ -61,7 +65,14 @@ struct LoadReport {
         }
         lines.append(errorLine)
         for sample in errors.samples { lines.append("           \(sample)") }
-        lines.append("client cpu \(Format.fixed(clientCPUShare * 100, 0))% of one core" + (clientCPUShare > 0.9 ? " (the client may be the bottleneck)" : ""))
+        if options.threads > 1 {
+            let perThread = threads.map { "\($0.completed)" }.joined(separator: " + ")
+            lines.append("threads    \(options.threads), completed per thread \(perThread)")
+        }
+        // Near one core per thread, the client may be what limits throughput.
+        let bottleneck = clientCPUShare / Double(options.threads) > 0.9 ? " (the client may be the bottleneck)" : ""
+        let processWide = options.threads > 1 ? " (whole process, \(options.threads) threads: can exceed 100%)" : ""
+        lines.append("client cpu \(Format.fixed(clientCPUShare * 100, 0))% of one core" + processWide + bottleneck)
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -81,6 +92,9 @@ struct LoadReport {
             "connections": options.scenario == .fanout ? options.watchers + 1 : options.connections,
             "mode": options.rate > 0 ? "open" : "closed",
             "depth": options.depth,
+            "threads": options.threads,
+            "per_thread": threads.map { ["connections": $0.connections, "completed": $0.completed, "sent": $0.sent] as [String: Any] },
+            "load_replies_checked": statistics.loadRepliesChecked,
             "rate": options.rate,
             "warmup_seconds": options.warmupSeconds,
             "measured_seconds": measuredSeconds,
@@ -102,7 +116,7 @@ struct LoadReport {
         if options.rate > 0 { object["send_lag_ms"] = Self.jsonLatency(statistics.sendLag) }
         if let scenario {
             var figures: [String: Any] = [:]
-            for figure in scenario.figures { figures[figure.name] = figure.value }
+            for figure in scenario.figures { figures[figure.name] = figure.value.number }
             object["scenario_metrics"] = [
                 "latency_ms": Dictionary(scenario.histograms.map { ($0.title, Self.jsonLatency($0.histogram)) },
                                          uniquingKeysWith: { first, _ in first }),

@@ -8,7 +8,8 @@ import Glibc
 ///
 /// 1. **connecting**: at most ``connectConcurrency`` dials at a time;
 /// 2. **setting up**: each connection's setup requests, stage by stage;
-/// 3. **running**: `--warmup`, then the measured `--duration`. Closed loop
+/// 3. **running**, once every thread's runner is set up (``LoadStartBarrier``):
+///    `--warmup`, then the measured `--duration`. Closed loop
 ///    keeps `--depth` load requests outstanding per connection; open loop
 ///    sends on a fixed schedule (request k at start + k / rate, round-robin
 ///    over the connections) whatever the replies do, and each latency
@@ -21,12 +22,19 @@ import Glibc
 /// Every request is checked against its ``ReplyExpectation``. The run is
 /// bounded by the flags' limits and the setup deadline, whatever the server does.
 ///
+/// With `--threads` N there are N runners, each on its own thread and loop
+/// with its ``LoadShare``: its connections, every N-th slot of the open-loop
+/// schedule. ``ThreadedLoad`` merges their results.
+///
 /// Loop thread only.
 final class LoadRunner: ConnectionOwner {
-    enum Phase: Equatable { case connecting, settingUp(stage: Int), running, draining, finished }
+    enum Phase: Equatable { case connecting, settingUp(stage: Int), waitingForStart, running, draining, finished }
 
     let options: LoadOptions
     let scenario: LoadScenario
+    let share: LoadShare
+    private let startBarrier: LoadStartBarrier
+    private var hasArrived = false
     /// The scenario's framing, read once.
     private let framing: ReplyFramer.Framing
     private let address: ServerAddress
@@ -46,7 +54,10 @@ final class LoadRunner: ConnectionOwner {
     private var drainDeadline: UInt64 = 0
     private let timeout: UInt64
 
+    /// Dials in flight at most, over all threads.
     static let connectConcurrency = 256
+    private let dialLimit: Int
+    private let maximumRequests: UInt64
     private var nextToDial = 0
     private var dialsInFlight = 0
     private var setupRemaining = 0
@@ -65,25 +76,31 @@ final class LoadRunner: ConnectionOwner {
     private var lastProgressReplies: UInt64 = 0
     private let showsProgress: Bool
     private(set) var scenarioMetrics: ScenarioMetrics?
-    /// The client's own CPU seconds at the start of the load and at the end.
-    private var cpuAtLoadStart: Double = 0
-    private var cpuAtFinish: Double = 0
+    /// The client's own CPU seconds (the whole process's) at the start of the load and at the end.
+    private(set) var cpuAtLoadStart: Double = 0
+    private(set) var cpuAtFinish: Double = 0
 
     private let flushCheck = LoopHandle.allocate(uv_check_t.self)
     private let flushPrepare = LoopHandle.allocate(uv_prepare_t.self)
     private let sweepTimer = LoopHandle.allocate(uv_timer_t.self)
     private let pacerWake = LoopHandle.allocate(uv_async_t.self)
+    private let startWake = LoopHandle.allocate(uv_async_t.self)
     private var pacer: PacerThread?
     private let interruptSignal = LoopHandle.allocate(uv_signal_t.self)
 
-    init(options: LoadOptions, scenario: LoadScenario) throws {
+    init(options: LoadOptions, scenario: LoadScenario, share: LoadShare, startBarrier: LoadStartBarrier) throws {
         self.options = options
         self.scenario = scenario
+        self.share = share
+        self.startBarrier = startBarrier
+        dialLimit = max(16, Self.connectConcurrency / share.threads)
+        maximumRequests = UInt64(share.maximumRequests)
+        scheduleIndex = UInt64(share.thread)
         framing = scenario.framing
         address = try ServerAddress(host: options.host, port: options.port)
         timeout = MonotonicClock.nanoseconds(seconds: options.timeoutSeconds)
         scheduleInterval = options.rate > 0 ? 1e9 / options.rate : 0
-        showsProgress = options.progress && isatty(STDERR_FILENO) == 1
+        showsProgress = options.progress && isatty(STDERR_FILENO) == 1 && share.thread == 0
         guard let loop = malloc(MemoryLayout<uv_loop_t>.size)?.bindMemory(to: uv_loop_t.self, capacity: 1) else {
             fatalError("out of memory allocating the loop")
         }
@@ -118,7 +135,7 @@ final class LoadRunner: ConnectionOwner {
     // MARK: Connecting and setting up
 
     private func dialMore() {
-        while dialsInFlight < Self.connectConcurrency && nextToDial < connections.count {
+        while dialsInFlight < dialLimit && nextToDial < connections.count {
             dialsInFlight += 1
             nextToDial += 1
             connections[nextToDial - 1].connect(to: address)
@@ -144,7 +161,7 @@ final class LoadRunner: ConnectionOwner {
 
     private func beginSetup(stage: Int) {
         guard stage < stageCount else {
-            beginLoad()
+            arriveForLoad()
             return
         }
         phase = .settingUp(stage: stage)
@@ -170,9 +187,22 @@ final class LoadRunner: ConnectionOwner {
 
     // MARK: Load
 
-    private func beginLoad() {
+    /// Set up: waits for the other threads' runners, or starts if they are ready.
+    private func arriveForLoad() {
+        phase = .waitingForStart
+        hasArrived = true
+        if let start = startBarrier.arrive(self, wake: startWake) { beginLoad(at: start) }
+    }
+
+    /// Woken by the barrier: every thread is set up.
+    private func startWhenWoken() {
+        guard phase == .waitingForStart, let start = startBarrier.start else { return }
+        beginLoad(at: start)
+    }
+
+    private func beginLoad(at start: UInt64) {
         phase = .running
-        loadStart = MonotonicClock.now()
+        loadStart = start
         measureStart = loadStart + MonotonicClock.nanoseconds(seconds: options.warmupSeconds)
         measureEnd = measureStart + MonotonicClock.nanoseconds(seconds: options.durationSeconds)
         lastProgress = loadStart
@@ -180,7 +210,8 @@ final class LoadRunner: ConnectionOwner {
         generators = connections.filter { $0.state == .open && scenario.generatesLoad($0.index) }
         scenario.loadDidStart(self)
         if options.rate > 0 {
-            let pacer = PacerThread(wake: pacerWake, start: loadStart, interval: scheduleInterval, end: measureEnd)
+            let pacer = PacerThread(wake: pacerWake, start: loadStart, interval: scheduleInterval,
+                                    firstSlot: scheduleIndex, slotStride: UInt64(share.threads), end: measureEnd)
             self.pacer = pacer
             pacer.run()
         } else {
@@ -193,7 +224,7 @@ final class LoadRunner: ConnectionOwner {
     }
 
     private func canSend(at now: UInt64) -> Bool {
-        phase == .running && now < measureEnd && statistics.sent < UInt64(options.maximumRequests)
+        phase == .running && now < measureEnd && statistics.sent < maximumRequests
     }
 
     private func sendLoad(on connection: ClientConnection, intendedAt: UInt64) {
@@ -225,7 +256,7 @@ final class LoadRunner: ConnectionOwner {
             guard intended <= now, canSend(at: intended), let connection = nextOpenGenerator() else { return }
             statistics.sendLag.record(now - intended)
             sendLoad(on: connection, intendedAt: intended)
-            scheduleIndex += 1
+            scheduleIndex += UInt64(share.threads)
         }
     }
 
@@ -253,6 +284,7 @@ final class LoadRunner: ConnectionOwner {
             return
         }
         outstanding -= 1
+        if request.purpose == .load { statistics.loadRepliesChecked += 1 }
         if count(outcome, of: request) {
             if request.purpose == .load && request.intendedAt >= measureStart && request.intendedAt < measureEnd {
                 statistics.latency.record(now - request.intendedAt)
@@ -305,12 +337,15 @@ final class LoadRunner: ConnectionOwner {
             statistics.errors.timeout += max(connection.pending.count, 1)
         case .disconnected(let why):
             statistics.errors.disconnect += 1
-            statistics.errors.note("disconnect: connection \(connection.index): \(why)")
+            statistics.errors.note("disconnect: connection \(number(of: connection)): \(why)")
         case .malformed(let what):
             countMalformed(what)
         }
         if phase == .draining { finishIfDrained(now: MonotonicClock.now()) }
     }
+
+    /// A connection's number in the whole run (its index is within this thread's share).
+    private func number(of connection: ClientConnection) -> Int { share.firstConnection + connection.index }
 
     // MARK: Output
 
@@ -347,6 +382,9 @@ final class LoadRunner: ConnectionOwner {
         LoopHandle.bind(sweepTimer, to: self)
         uv_timer_start(sweepTimer, { timer in LoopHandle.owner(of: timer, as: LoadRunner.self)?.sweep() }, 50, 50)
 
+        uv_async_init(loop, startWake) { async in LoopHandle.owner(of: async, as: LoadRunner.self)?.startWhenWoken() }
+        LoopHandle.bind(startWake, to: self)
+
         uv_async_init(loop, pacerWake) { async in LoopHandle.owner(of: async, as: LoadRunner.self)?.pace() }
         LoopHandle.bind(pacerWake, to: self)
 
@@ -366,7 +404,7 @@ final class LoadRunner: ConnectionOwner {
             beginDrain(now: now)
         case .draining, .finished:
             finish(now: now)
-        case .connecting, .settingUp:
+        case .connecting, .settingUp, .waitingForStart:
             finish(now: now)
         }
     }
@@ -379,7 +417,7 @@ final class LoadRunner: ConnectionOwner {
             if now > setupDeadline {
                 for connection in connections where connection.state == .connecting || !connection.pending.isEmpty {
                     statistics.errors.timeout += 1
-                    statistics.errors.note("timeout: connection \(connection.index) not set up in time")
+                    statistics.errors.note("timeout: connection \(number(of: connection)) not set up in time")
                     connection.close(.finished)
                 }
                 if phase == .connecting {
@@ -388,6 +426,8 @@ final class LoadRunner: ConnectionOwner {
                     dialMore()
                 }
             }
+        case .waitingForStart:
+            break
         case .running:
             if now >= measureEnd { beginDrain(now: now) }
         case .draining:
@@ -405,7 +445,7 @@ final class LoadRunner: ConnectionOwner {
         guard phase == .running || phase == .draining else { return }
         for connection in connections where connection.state == .open {
             if let oldest = connection.pending.first, now > oldest.intendedAt + timeout {
-                statistics.errors.note("timeout: connection \(connection.index), \(connection.pending.count) requests unanswered after \(options.timeoutSeconds) s")
+                statistics.errors.note("timeout: connection \(number(of: connection)), \(connection.pending.count) requests unanswered after \(options.timeoutSeconds) s")
                 connection.close(.timedOut)
             }
         }
@@ -435,14 +475,16 @@ final class LoadRunner: ConnectionOwner {
         if measureEnd > now { measureEnd = max(now, measureStart) }
         for connection in connections where connection.state == .open && connection.pending.count > 0 {
             statistics.errors.timeout += connection.pending.count
-            statistics.errors.note("timeout: connection \(connection.index), \(connection.pending.count) requests unanswered at the end")
+            statistics.errors.note("timeout: connection \(number(of: connection)), \(connection.pending.count) requests unanswered at the end")
         }
         pacer?.stop()
+        // Before its handle closes; an unset-up runner no longer holds the others back.
+        startBarrier.leave(self, hasArrived: hasArrived)
         scenarioMetrics = scenario.finish(runner: self)
         for connection in connections { connection.close(.finished) }
         if showsProgress { fputs("\r\u{1B}[K", stderr) }
         for handle in [LoopHandle.base(flushCheck), LoopHandle.base(flushPrepare), LoopHandle.base(sweepTimer),
-                       LoopHandle.base(pacerWake), LoopHandle.base(interruptSignal)] {
+                       LoopHandle.base(pacerWake), LoopHandle.base(startWake), LoopHandle.base(interruptSignal)] {
             LoopHandle.close(handle)
         }
     }
@@ -458,11 +500,13 @@ final class LoadRunner: ConnectionOwner {
         switch phase {
         case .connecting: stage = "connecting"
         case .settingUp: stage = "setting up"
+        case .waitingForStart: stage = "waiting for the other threads"
         case .running: stage = now < measureStart ? "warm-up" : "measuring"
         case .draining, .finished: stage = "draining"
         }
         let p99 = Double(statistics.latency.value(atPercentile: 99)) / 1e6
-        let line = "\(stage) \(Format.fixed(elapsed, 1)) s  \(Format.fixed(rate, 0)) replies/s  p99 \(Format.fixed(p99, 3)) ms  errors \(statistics.errors.total)  connections \(open)"
+        let thread = share.threads > 1 ? "thread 1 of \(share.threads): " : ""
+        let line = thread + "\(stage) \(Format.fixed(elapsed, 1)) s  \(Format.fixed(rate, 0)) replies/s  p99 \(Format.fixed(p99, 3)) ms  errors \(statistics.errors.total)  connections \(open)"
         fputs("\r\u{1B}[K" + line, stderr)
     }
 
@@ -472,13 +516,6 @@ final class LoadRunner: ConnectionOwner {
     var measuredSeconds: Double {
         guard measureEnd > measureStart else { return 0 }
         return Double(measureEnd - measureStart) / 1e9
-    }
-
-    /// The client's CPU use from the start of the load to the end, as a
-    /// share of one core: near 1, the client may be what limits throughput.
-    var clientCPUShare: Double {
-        guard finishedAt > loadStart, loadStart > 0 else { return 0 }
-        return (cpuAtFinish - cpuAtLoadStart) / (Double(finishedAt - loadStart) / 1e9)
     }
 
     /// User plus system CPU seconds of this process.

@@ -14,11 +14,55 @@ struct ScenarioRequest {
 
 /// Figures a scenario measures itself (fan-out, typewriter), printed
 /// after the request latency.
+///
+/// Each figure keeps what it is computed from, so the metrics of several
+/// threads merge exactly (``merge(_:)``): counts add, a share adds its
+/// numerator and denominator, a percentile merges its histogram.
 struct ScenarioMetrics {
     /// Each histogram with what it measures ("TAP send to last watcher's event").
     var histograms: [(title: String, histogram: LatencyHistogram)]
     /// Extra named figures, in order (("ticks delivered", 0.999)).
-    var figures: [(name: String, value: Double)]
+    var figures: [(name: String, value: Figure)]
+
+    enum Figure {
+        /// A count, summed over threads.
+        case count(Double)
+        /// `part` ÷ `whole` (0 when `whole` is 0).
+        case share(part: Double, whole: Double)
+        /// A histogram's percentile in milliseconds (100: the maximum).
+        case milliseconds(LatencyHistogram, percentile: Double)
+
+        var number: Double {
+            switch self {
+            case .count(let value): return value
+            case .share(let part, let whole): return whole == 0 ? 0 : part / whole
+            case .milliseconds(let histogram, let percentile): return Double(histogram.value(atPercentile: percentile)) / 1e6
+            }
+        }
+
+        func merged(with other: Figure) -> Figure {
+            switch (self, other) {
+            case (.count(let a), .count(let b)):
+                return .count(a + b)
+            case (.share(let part, let whole), .share(let otherPart, let otherWhole)):
+                return .share(part: part + otherPart, whole: whole + otherWhole)
+            case (.milliseconds(var histogram, let percentile), .milliseconds(let other, _)):
+                histogram.merge(other)
+                return .milliseconds(histogram, percentile: percentile)
+            default:
+                preconditionFailure("merging figures of different kinds")
+            }
+        }
+    }
+
+    /// Adds another thread's metrics of the same scenario (same histograms
+    /// and figures, in the same order).
+    mutating func merge(_ other: ScenarioMetrics) {
+        precondition(histograms.map(\.title) == other.histograms.map(\.title)
+                     && figures.map(\.name) == other.figures.map(\.name), "merging metrics of different scenarios")
+        for index in histograms.indices { histograms[index].histogram.merge(other.histograms[index].histogram) }
+        for index in figures.indices { figures[index].value = figures[index].value.merged(with: other.figures[index].value) }
+    }
 }
 
 /// One kind of load. The ``LoadRunner`` opens the connections, runs their

@@ -38,8 +38,12 @@ final class MixScenario: LoadScenario {
         var puts: [ScenarioRequest] = []
     }
 
-    init(options: LoadOptions) {
-        connectionCount = options.connections
+    /// The run-wide number of this thread's first connection (documents are named by it).
+    private let firstConnection: Int
+
+    init(options: LoadOptions, share: LoadShare) {
+        connectionCount = share.connections
+        firstConnection = share.firstConnection
         width = options.viewWidth
         var upper = 0
         kinds = MixWeights.Kind.allCases.compactMap { kind in
@@ -49,12 +53,12 @@ final class MixScenario: LoadScenario {
             return (upper, kind)
         }
         totalWeight = UInt64(options.mix.total)
-        requests = Array(repeating: ConnectionRequests(), count: options.connections)
-        currentText = Array(repeating: 0, count: options.connections)
-        cursors = Array(repeating: 0, count: options.connections)
+        requests = Array(repeating: ConnectionRequests(), count: share.connections)
+        currentText = Array(repeating: 0, count: share.connections)
+        cursors = Array(repeating: 0, count: share.connections)
     }
 
-    private func id(_ index: Int) -> String { LecternRequests.documentID("mix", index) }
+    private func id(_ index: Int) -> String { LecternRequests.documentID("mix", firstConnection + index) }
 
     /// PUT the second text, VIEW, LINES; PUT the first, LINES: both texts' points.
     func setupRequests(for index: Int) -> [ScenarioRequest] {

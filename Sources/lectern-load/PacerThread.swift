@@ -18,15 +18,24 @@ final class PacerThread: @unchecked Sendable {
     private let wake: UnsafeMutablePointer<uv_async_t>
     private let start: UInt64
     private let interval: Double
+    private let firstSlot: UInt64
+    private let slotStride: UInt64
     private let end: UInt64
     private let stopped = Atomic<Bool>(false)
     private let exited = DispatchSemaphore(value: 0)
 
-    /// Sends at `start + k × interval` for k = 0, 1, … while before `end`.
-    init(wake: UnsafeMutablePointer<uv_async_t>, start: UInt64, interval: Double, end: UInt64) {
+    /// Wakes at `start + k × interval` for k = `firstSlot`, `firstSlot` +
+    /// `slotStride`, … while before `end`: with `--threads` N, thread t's
+    /// pacer keeps the slots t, t + N, … of the one schedule (the times are
+    /// computed as the runner computes them, to the nanosecond).
+    init(wake: UnsafeMutablePointer<uv_async_t>, start: UInt64, interval: Double,
+         firstSlot: UInt64 = 0, slotStride: UInt64 = 1, end: UInt64) {
+        precondition(slotStride > 0 && firstSlot < slotStride, "a pacer keeps one residue of the slots")
         self.wake = wake
         self.start = start
         self.interval = interval
+        self.firstSlot = firstSlot
+        self.slotStride = slotStride
         self.end = end
     }
 
@@ -48,7 +57,7 @@ final class PacerThread: @unchecked Sendable {
     private static let slice: UInt64 = 20_000_000
 
     private func pace() {
-        var slot: UInt64 = 0
+        var slot = firstSlot
         while !stopped.load(ordering: .acquiring) {
             let due = start + UInt64(Double(slot) * interval)
             guard due < end else { return }
@@ -58,8 +67,9 @@ final class PacerThread: @unchecked Sendable {
                 continue
             }
             uv_async_send(wake)
-            // Everything due by now is sent by this wake-up; sleep to the next slot.
-            slot = UInt64(Double(MonotonicClock.now() - start) / interval) + 1
+            // Everything due by now is sent by this wake-up; sleep to the next slot (of ours).
+            let next = UInt64(Double(MonotonicClock.now() - start) / interval) + 1
+            slot = next + (firstSlot + slotStride - next % slotStride) % slotStride
         }
     }
 

@@ -10,8 +10,8 @@ final class RawScenario: LoadScenario {
 
     var framing: ReplyFramer.Framing { .singleLine }
 
-    init(options: LoadOptions) {
-        connectionCount = options.connections
+    init(options: LoadOptions, share: LoadShare) {
+        connectionCount = share.connections
         request = ScenarioRequest(
             bytes: ArraySlice((options.requestLine + "\r\n").utf8),
             expectation: ReplyExpectation(data: [], finalPrefixes: options.expectedPrefix.map { [$0] } ?? []))

@@ -21,6 +21,17 @@ struct ErrorCounts: Equatable {
     mutating func note(_ sample: String) {
         if samples.count < 5 && !samples.contains(sample) { samples.append(sample) }
     }
+
+    /// Adds another thread's errors: every count and code; samples up to the same five.
+    mutating func merge(_ other: ErrorCounts) {
+        connect += other.connect
+        timeout += other.timeout
+        errorReply += other.errorReply
+        disconnect += other.disconnect
+        malformed += other.malformed
+        byCode.merge(other.byCode, uniquingKeysWith: +)
+        for sample in other.samples { note(sample) }
+    }
 }
 
 /// Counters and latency of the measured load requests.
@@ -35,5 +46,20 @@ struct RunStatistics {
     var completed: UInt64 = 0
     /// Load requests sent in all (warm-up included).
     var sent: UInt64 = 0
+    /// Replies to load requests received and checked against their
+    /// expectation (warm-up included; well-formed or not).
+    var loadRepliesChecked: UInt64 = 0
     var errors = ErrorCounts()
+
+    /// Adds another thread's statistics: histogram buckets and counts add
+    /// exactly, so percentiles of the merge are those of one histogram
+    /// that had recorded every sample.
+    mutating func merge(_ other: RunStatistics) {
+        latency.merge(other.latency)
+        sendLag.merge(other.sendLag)
+        completed += other.completed
+        sent += other.sent
+        loadRepliesChecked += other.loadRepliesChecked
+        errors.merge(other.errors)
+    }
 }

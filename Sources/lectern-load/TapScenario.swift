@@ -12,16 +12,19 @@ final class TapScenario: LoadScenario {
     /// Per connection: where its TAPs are in ``taps``, and the next one to send.
     private var cycles: [Range<Int>]
     private var cursors: [Int]
+    /// The run-wide number of this thread's first connection (documents are named by it).
+    private let firstConnection: Int
 
-    init(options: LoadOptions) {
-        connectionCount = options.connections
+    init(options: LoadOptions, share: LoadShare) {
+        connectionCount = share.connections
+        firstConnection = share.firstConnection
         width = options.viewWidth
-        cycles = Array(repeating: 0..<0, count: options.connections)
-        cursors = Array(repeating: 0, count: options.connections)
+        cycles = Array(repeating: 0..<0, count: share.connections)
+        cursors = Array(repeating: 0, count: share.connections)
     }
 
     func setupRequests(for index: Int) -> [ScenarioRequest] {
-        let id = LecternRequests.documentID("tap", index)
+        let id = LecternRequests.documentID("tap", firstConnection + index)
         var lines = LecternRequests.lines(id)
         lines.onReply = { [unowned self] reply in
             let targets = TapTargets(linesReply: reply, text: SampleText.first)
@@ -34,7 +37,7 @@ final class TapScenario: LoadScenario {
 
     func nextRequest(for index: Int, intendedAt: UInt64) -> ScenarioRequest {
         let cycle = cycles[index]
-        guard !cycle.isEmpty else { return LecternRequests.tap(LecternRequests.documentID("tap", index), TapTargets.Point(x: 1, y: 1)) }
+        guard !cycle.isEmpty else { return LecternRequests.tap(LecternRequests.documentID("tap", firstConnection + index), TapTargets.Point(x: 1, y: 1)) }
         let cursor = cursors[index]
         cursors[index] = cursor + 1 == cycle.upperBound ? cycle.lowerBound : cursor + 1
         return taps[cursor]

@@ -1,6 +1,6 @@
 // TypewriterScenario.swift: typewriter streams, each tick against its ideal time.
 
-/// Connection 0 PUTs one long document; every connection then starts
+/// Connection 0 (of each thread) PUTs one long document; every connection then starts
 /// `--streams-per-connection` TYPE streams of it at `--interval`, and starts
 /// another when one sends `! DONE` while the run goes on.
 ///
@@ -28,7 +28,8 @@ final class TypewriterScenario: LoadScenario {
     private let streamsPerConnection: Int
     private let interval: UInt64
     private let intervalMilliseconds: Int
-    private let id = LecternRequests.documentID("type", 0)
+    /// One document per thread, named by its first connection.
+    private let id: String
     private let text: String
     private let timeout: UInt64
 
@@ -55,8 +56,9 @@ final class TypewriterScenario: LoadScenario {
     private var startDelay = LatencyHistogram()
     private var typesStarted = 0
 
-    init(options: LoadOptions) {
-        connectionCount = options.connections
+    init(options: LoadOptions, share: LoadShare) {
+        connectionCount = share.connections
+        id = LecternRequests.documentID("type", share.firstConnection)
         streamsPerConnection = options.streamsPerConnection
         intervalMilliseconds = options.intervalMilliseconds
         interval = UInt64(options.intervalMilliseconds) * MonotonicClock.nanosecondsPerMillisecond
@@ -169,16 +171,16 @@ final class TypewriterScenario: LoadScenario {
                 ("tick lateness against the TYPE's send (start delay included)", latenessFromSend),
             ],
             figures: [
-                ("streams", Double(streams.count + finishedRuns.count)),
-                ("TYPE requests", Double(typesStarted)),
-                ("ticks due", Double(due)),
-                ("ticks delivered", Double(delivered)),
-                ("delivered share", due == 0 ? 0 : Double(delivered) / Double(due)),
-                ("start delay p50 (ms)", Double(startDelay.value(atPercentile: 50)) / 1e6),
-                ("start delay p99 (ms)", Double(startDelay.value(atPercentile: 99)) / 1e6),
-                ("start delay max (ms)", Double(startDelay.maximum) / 1e6),
-                ("p50 lateness first 10% (ms)", Double(firstTenth.value(atPercentile: 50)) / 1e6),
-                ("p50 lateness last 10% (ms)", Double(lastTenth.value(atPercentile: 50)) / 1e6),
+                ("streams", .count(Double(streams.count + finishedRuns.count))),
+                ("TYPE requests", .count(Double(typesStarted))),
+                ("ticks due", .count(Double(due))),
+                ("ticks delivered", .count(Double(delivered))),
+                ("delivered share", .share(part: Double(delivered), whole: Double(due))),
+                ("start delay p50 (ms)", .milliseconds(startDelay, percentile: 50)),
+                ("start delay p99 (ms)", .milliseconds(startDelay, percentile: 99)),
+                ("start delay max (ms)", .milliseconds(startDelay, percentile: 100)),
+                ("p50 lateness first 10% (ms)", .milliseconds(firstTenth, percentile: 50)),
+                ("p50 lateness last 10% (ms)", .milliseconds(lastTenth, percentile: 50)),
             ])
     }
 }

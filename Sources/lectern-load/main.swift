@@ -18,20 +18,11 @@ case .run(var options):
         // Closed-loop taps would bury the watchers; fan-out is paced.
         options.rate = 100
     }
-    let scenario: LoadScenario
-    switch options.scenario {
-    case .raw: scenario = RawScenario(options: options)
-    case .tap: scenario = TapScenario(options: options)
-    case .mix: scenario = MixScenario(options: options)
-    case .fanout: scenario = FanoutScenario(options: options)
-    case .type: scenario = TypewriterScenario(options: options)
-    }
     do {
-        let runner = try LoadRunner(options: options, scenario: scenario)
-        runner.run()
-        let report = LoadReport(runner: runner)
+        let result = try ThreadedLoad.run(options)
+        let report = LoadReport(options: options, result: result)
         print(options.json ? report.json : report.text, terminator: "")
-        exit(runner.statistics.errors.total == 0 ? 0 : 1)
+        exit(result.statistics.errors.total == 0 ? 0 : 1)
     } catch {
         FileHandle.standardError.write(Data("lectern-load: \(error)\n".utf8))
         exit(64)

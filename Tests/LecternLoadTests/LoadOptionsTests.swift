@@ -16,14 +16,14 @@ import Testing
         let defaults = try options([])
         #expect(defaults.scenario == .tap)
         #expect(defaults.host == "127.0.0.1" && defaults.port == 7878)
-        #expect(defaults.connections == 50 && defaults.depth == 1 && defaults.rate == 0)
+        #expect(defaults.connections == 50 && defaults.depth == 1 && defaults.rate == 0 && defaults.threads == 1)
         #expect(defaults.durationSeconds == 10 && defaults.warmupSeconds == 1)
         #expect(!defaults.json)
     }
 
     @Test func parsesEveryFlag() throws {
         let parsed = try options([
-            "raw", "--host", "127.0.0.2", "--port", "6379", "--connections", "500", "--depth", "16",
+            "raw", "--host", "127.0.0.2", "--port", "6379", "--connections", "500", "--threads", "8", "--depth", "16",
             "--rate", "25000.5", "--duration", "30", "--warmup", "2", "--timeout", "1.5",
             "--max-requests", "1000", "--json", "--no-progress", "--request", "PING", "--expect", "+PONG",
             "--width", "400", "--watchers", "999", "--views", "10", "--interval", "75",
@@ -31,7 +31,7 @@ import Testing
         ])
         #expect(parsed.scenario == .raw)
         #expect(parsed.host == "127.0.0.2" && parsed.port == 6379)
-        #expect(parsed.connections == 500 && parsed.depth == 16 && parsed.rate == 25000.5)
+        #expect(parsed.connections == 500 && parsed.threads == 8 && parsed.depth == 16 && parsed.rate == 25000.5)
         #expect(parsed.durationSeconds == 30 && parsed.warmupSeconds == 2 && parsed.timeoutSeconds == 1.5)
         #expect(parsed.maximumRequests == 1000 && parsed.json && !parsed.progress)
         #expect(parsed.requestLine == "PING" && parsed.expectedPrefix == "+PONG")
@@ -61,9 +61,30 @@ import Testing
         ["--warmup", "601"], ["--timeout", "0"], ["--port", "70000"], ["--max-requests", "0"],
         ["--duration", "3500", "--warmup", "200"], ["--streams-per-connection", "101"],
         ["--mix", "tap=1,jump=2"], ["--mix", "tap=0"], ["--request", ""], ["--connections"],
-        ["--bogus"], ["flood"],
+        ["--bogus"], ["flood"], ["--threads", "0"], ["--threads", "65"], ["--threads", "two"],
+        ["--threads", "4", "--connections", "3"],
     ])
     func outOfBoundsAndUnknownFlagsAreUsageErrors(arguments: [String]) {
         #expect(throws: LoadOptions.UsageError.self) { try LoadOptions.parse(arguments) }
+    }
+
+    @Test func fanoutRefusesThreadsAndSaysWhy() throws {
+        #expect(try options(["fanout", "--threads", "1"]).threads == 1)
+        do {
+            _ = try LoadOptions.parse(["fanout", "--threads", "2"])
+            Issue.record("fanout accepted --threads 2")
+        } catch let error as LoadOptions.UsageError {
+            #expect(error.description.contains("one loop"), "\(error)")
+        }
+    }
+
+    @Test func sharesSplitConnectionsAndRequestsEvenlyAndAddUp() throws {
+        let parsed = try options(["--connections", "10", "--threads", "4", "--max-requests", "7"])
+        let shares = LoadShare.split(parsed)
+        #expect(shares.map(\.connections) == [3, 3, 2, 2])
+        #expect(shares.map(\.firstConnection) == [0, 3, 6, 8])
+        #expect(shares.map(\.maximumRequests) == [2, 2, 2, 1])
+        #expect(shares.map(\.thread) == [0, 1, 2, 3] && shares.allSatisfy { $0.threads == 4 })
+        #expect(LoadShare.split(try options([])) == [LoadShare.whole(try options([]))])
     }
 }

@@ -62,6 +62,55 @@ import Testing
         #expect(figures?["streams"] as? Double == 100)
     }
 
+    /// Two loops, one report: every load reply checked, the threads' counts
+    /// add up to the total, and the merged histogram holds every sample.
+    @Test func twoThreadsMergeIntoOneCleanReport() throws {
+        let daemon = try BuiltProcess.Daemon([])
+        let run = try BuiltProcess.load([
+            "tap", "--port", "\(daemon.port)", "--connections", "20", "--depth", "4", "--threads", "2",
+            "--duration", "2", "--warmup", "0.2", "--timeout", "20",
+        ])
+        expectClean(run)
+        #expect(run.report["threads"] as? Int == 2)
+        let completed = run.report["completed"] as? Int ?? -1
+        let sent = run.report["sent"] as? Int ?? -1
+        #expect(completed > 0)
+        #expect(run.report["load_replies_checked"] as? Int == sent, "every load request's reply was checked")
+        let parts = run.report["per_thread"] as? [[String: Any]] ?? []
+        #expect(parts.count == 2)
+        #expect(parts.map { $0["connections"] as? Int ?? -1 } == [10, 10])
+        #expect(parts.allSatisfy { ($0["completed"] as? Int ?? 0) > 0 }, "both threads did work: \(parts)")
+        #expect(parts.reduce(0) { $0 + ($1["completed"] as? Int ?? 0) } == completed)
+        #expect(parts.reduce(0) { $0 + ($1["sent"] as? Int ?? 0) } == sent)
+        #expect((run.report["latency_ms"] as? [String: Any])?["samples"] as? Int == completed)
+    }
+
+    /// Open loop over three threads keeps the one schedule: every request of
+    /// 600/s for 2 s is sent once and answered.
+    @Test func threadsShareTheOpenLoopSchedule() throws {
+        let daemon = try BuiltProcess.Daemon([])
+        let run = try BuiltProcess.load([
+            "mix", "--port", "\(daemon.port)", "--connections", "12", "--rate", "600", "--threads", "3",
+            "--duration", "2", "--warmup", "0.2", "--timeout", "20",
+        ])
+        expectClean(run)
+        #expect(run.report["completed"] as? Int == 1200)
+        let parts = run.report["per_thread"] as? [[String: Any]] ?? []
+        #expect(parts.map { $0["completed"] as? Int ?? -1 } == [400, 400, 400])
+    }
+
+    @Test func typewriterStreamsTickOnTwoThreads() throws {
+        let daemon = try BuiltProcess.Daemon([])
+        let run = try BuiltProcess.load([
+            "type", "--port", "\(daemon.port)", "--connections", "20", "--threads", "2",
+            "--interval", "20", "--duration", "1.5", "--warmup", "0.2", "--timeout", "20",
+        ])
+        expectClean(run)
+        let figures = (run.report["scenario_metrics"] as? [String: Any])?["figures"] as? [String: Any]
+        #expect(figures?["streams"] as? Double == 20)
+        #expect((figures?["ticks delivered"] as? Double ?? 0) > 0)
+    }
+
     @Test func rawModeSpeaksOtherLineProtocols() throws {
         let daemon = try BuiltProcess.Daemon([])
         let run = try BuiltProcess.load([
