@@ -35,6 +35,51 @@ import Testing
         #expect(try writer.readReply() == ["@p OK PONG"])
     }
 
+    /// A reader taps one document over and over (the fast path remembers
+    /// the document and view it last tapped); whatever changes in between,
+    /// by this connection or another, the next TAP answers from the
+    /// document and view as they are now.
+    @Test func tapsFollowEveryChangeOfTheirDocumentAndView() throws {
+        let daemon = try Daemon()
+        let reader = try daemon.connect()
+        let editor = try daemon.connect()
+        func tap(_ request: String = "TAP doc 5 5") throws -> [String] { try reader.request(request) }
+
+        #expect(try editor.request("PUT doc \"First text. Second.\"").last?.hasPrefix("OK PUT") == true)
+        #expect(try reader.request("VIEW doc width=300").last?.hasPrefix("OK VIEW") == true)
+        #expect(try tap().first == "* sentence 0 range=0..12 content=0..11 paragraph=0 text=\"First text.\"")
+        #expect(try tap().first == "* sentence 0 range=0..12 content=0..11 paragraph=0 text=\"First text.\"")
+
+        // Replaced by another connection: same document object, new text.
+        #expect(try editor.request("PUT doc \"Replaced. Yes.\"").last?.hasPrefix("OK PUT") == true)
+        #expect(try tap().first == "* sentence 0 range=0..10 content=0..9 paragraph=0 text=\"Replaced.\"")
+
+        // Deleted: NODOC, not the remembered document.
+        #expect(try editor.request("DEL doc").last?.hasPrefix("OK DEL") == true)
+        #expect(try tap().last?.hasPrefix("ERR NODOC") == true)
+
+        // Created again under the same id: a new document, and this
+        // connection's view of the id still applies.
+        #expect(try editor.request("PUT doc \"Anew. Again.\"").last?.hasPrefix("OK PUT") == true)
+        #expect(try tap().first == "* sentence 0 range=0..6 content=0..5 paragraph=0 text=\"Anew.\"")
+
+        // A narrower view: the rects follow it.
+        let wide = try tap()[1]
+        #expect(try reader.request("VIEW doc width=20").last?.hasPrefix("OK VIEW") == true)
+        let narrow = try tap()
+        #expect(narrow.last?.hasPrefix("OK TAP") == true)
+        #expect(narrow.count < 2 || narrow[1] != wide)
+
+        // Another id, then back: each answers for itself.
+        #expect(try editor.request("PUT other \"Other one.\"").last?.hasPrefix("OK PUT") == true)
+        #expect(try reader.request("TAP other 5 5").last?.hasPrefix("ERR NOVIEW") == true)
+        #expect(try editor.request("VIEW other width=300 default=yes").last?.hasPrefix("OK VIEW") == true)
+        #expect(try reader.request("TAP other 5 5").first == "* sentence 0 range=0..10 content=0..10 paragraph=0 text=\"Other one.\"")
+        #expect(try tap().last?.hasPrefix("OK TAP") == true)
+        #expect(try editor.request("VIEW other width=10 default=yes").last?.hasPrefix("OK VIEW") == true)
+        #expect(try reader.request("TAP other 500 500").last?.hasPrefix("OK TAP miss") == true)
+    }
+
     @Test func aDocumentEditedWhileOthersWatchIt() throws {
         let daemon = try Daemon()
         let editor = try daemon.connect()
