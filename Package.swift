@@ -47,6 +47,8 @@ let package = Package(
         .target(name: "LecternText", dependencies: ["CICU"]),
         .target(name: "LecternLayout", dependencies: ["LecternText", "CHarfBuzz", "CICU"]),
         .target(name: "LecternProtocol"),
+        // The seeded generator of the tests, benchmarks and load tool.
+        .target(name: "LecternRandom"),
         .target(name: "LecternStore", dependencies: ["CSQLite"]),
         .target(
             name: "LecternServer",
@@ -62,25 +64,25 @@ let package = Package(
         // The fuzz target (scripts/fuzz builds it with -sanitize=fuzzer);
         // built normally, it replays corpus files.
         .executableTarget(name: "lectern-fuzz", dependencies: ["LecternServer"]),
-        .executableTarget(name: "store-crash-helper", dependencies: ["LecternStore"]),
-        .executableTarget(name: "lectern-load", dependencies: ["CUV", "LecternUV", "LecternProtocol"], path: "Sources/lectern-load"),
+        .executableTarget(name: "store-crash-helper", dependencies: ["LecternStore", "LecternRandom"]),
+        .executableTarget(name: "lectern-load", dependencies: ["CUV", "LecternUV", "LecternProtocol", "LecternRandom"], path: "Sources/lectern-load"),
 
         .executableTarget(name: "bench-sentences", dependencies: ["LecternText"], path: "Sources/bench-sentences"),
         .executableTarget(name: "lectern-example", dependencies: ["LecternClient"], path: "examples/lectern-example"),
 
         // Benchmark program (Lectern against Pango): see scripts/bench-layout.
-        .executableTarget(name: "bench-layout", dependencies: ["LecternLayout"], path: "Sources/bench-layout"),
+        .executableTarget(name: "bench-layout", dependencies: ["LecternLayout", "LecternRandom"], path: "Sources/bench-layout"),
 
         // MARK: Tests
 
         .testTarget(name: "LecternTextTests", dependencies: ["LecternText"]),
-        .testTarget(name: "LecternLayoutTests", dependencies: ["LecternLayout"]),
-        .testTarget(name: "LecternProtocolTests", dependencies: ["LecternProtocol"]),
+        .testTarget(name: "LecternLayoutTests", dependencies: ["LecternLayout", "LecternRandom"]),
+        .testTarget(name: "LecternProtocolTests", dependencies: ["LecternProtocol", "LecternRandom"]),
         .testTarget(
             name: "LecternLoadTests",
             // The executables are dependencies so that `swift test` builds
             // them: the load tests run lectern-load against a live lecternd.
-            dependencies: ["lectern-load", "lecternd"]
+            dependencies: ["lectern-load", "lecternd", "LecternRandom"]
         ),
         .testTarget(
             name: "LecternClientTests",
@@ -93,7 +95,7 @@ let package = Package(
             name: "LecternServerTests",
             // Depending on the executable makes `swift test` build lecternd,
             // which the live-daemon tests start on a free loopback port.
-            dependencies: ["LecternServer", "lecternd"]
+            dependencies: ["LecternServer", "lecternd", "LecternRandom"]
         ),
     ],
     swiftLanguageModes: [.v5]

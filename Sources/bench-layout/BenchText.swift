@@ -1,5 +1,7 @@
 // BenchText.swift: deterministic mixed Korean/English/Russian text of a given UTF-8 size, with its sentences.
 
+import LecternRandom
+
 /// A benchmark text and the UTF-16 ranges of its sentences.
 struct BenchText {
     let text: String
@@ -21,7 +23,7 @@ struct BenchText {
     /// About `utf8Bytes` bytes (never more) of sentences of 6–14 words, each in
     /// one of the three languages or mixed, 3–6 sentences per paragraph.
     init(utf8Bytes: Int, seed: UInt64) {
-        var random = SplitMix(state: seed)
+        var random = SplitMix64(seed: seed)
         var text = ""
         var bytes = 0
         var sentences: [Range<Int>] = []
@@ -53,18 +55,7 @@ struct BenchText {
     }
 }
 
-/// SplitMix64, for reproducible texts and tap points.
-struct SplitMix {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
+extension SplitMix64 {
     /// Uniform in 0..<bound (bound > 0).
     mutating func next(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
 

@@ -14,6 +14,7 @@
 // exits (a loop to run under perf or callgrind).
 import Foundation
 import LecternLayout
+import LecternRandom
 
 struct Options {
     var harness: String?
@@ -111,7 +112,7 @@ func runCase(name: String, bytes: Int, options: Options, catalog: FontCatalog) {
     precondition(shaper.statistics == shapedBefore, "relayout reshaped")
     layout = TextLayout(shaped: shaped, spec: spec)
 
-    var random = SplitMix(state: 7)
+    var random = SplitMix64(seed: 7)
     let hitCount = 200_000
     let points = (0..<hitCount).map { _ in (random.nextDouble(options.width), random.nextDouble(layout.height)) }
     var checksum = 0

@@ -1,5 +1,7 @@
 // MixScenario.swift: taps mixed with edits and the other view commands.
 
+import LecternRandom
+
 /// Each connection owns a document that it replaces now and then (PUT,
 /// alternating between two texts, which re-segments it and re-lays out its
 /// view), and otherwise sends TAP, RECTS, CARET, SENTENCES, SELECT and PING

@@ -11,6 +11,7 @@
 // attachments: a torn write would show as a mix of two versions.
 
 import Foundation
+import LecternRandom
 import LecternStore
 
 let arguments = CommandLine.arguments
@@ -27,11 +28,8 @@ func emit(_ line: String) {
 /// The `index`-th document: a pseudo-random size and content (mixing ASCII,
 /// multi-byte UTF-8 and bytes that are not UTF-8 at all) and 0 to 4 attachments.
 func document(_ index: Int) -> DocumentRecord {
-    var state = UInt64(truncatingIfNeeded: index) &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-    func next() -> UInt64 {
-        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-        return state >> 33
-    }
+    var random = SplitMix64(seed: UInt64(truncatingIfNeeded: index))
+    func next() -> UInt64 { random.next() }
     let sentence = Array("Sentence \(index) — naïve café, 日本語. ".utf8)
     var text: [UInt8] = []
     let length = 200 + Int(next() % 3000)

@@ -1,10 +1,11 @@
+import LecternRandom
 import Testing
 @testable import LecternLayout
 
 /// Properties of inline attachments and of shaping off the loop thread.
 @Suite struct AttachmentAndConcurrencyPropertyTests {
     @Test func attachmentAfterLastWordStaysWithIt() {
-        var generator = SeededGenerator(seed: 6)
+        var generator = SplitMix64(seed: 6)
         var checked = 0
         for _ in 0..<LayoutPropertyTests.iterations {
             var text = RandomTexts.text(using: &generator)

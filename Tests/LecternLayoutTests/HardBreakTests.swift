@@ -1,4 +1,5 @@
 import CICU
+import LecternRandom
 import Testing
 @testable import LecternLayout
 
@@ -12,7 +13,7 @@ import Testing
             0x0A, 0x0D, 0x2029, 0x0B, 0x0C, 0x85, 0x2028, 0x20, 0x41, 0x301, 0x200D, 0x3000, 0xAC00, 0x2E,
             0x28, 0x22, 0x09, 0x200B, 0xA0, 0x2060, 0x1100, 0x30A2, 0x3001, 0xFE0F, 0x0644,
         ]
-        var generator = SeededGenerator(seed: 14)
+        var generator = SplitMix64(seed: 14)
         var error: Int32 = 0
         guard let iterator = lc_break_open(LC_BREAK_LINE, "", nil, 0, &error) else {
             Issue.record("ICU line iterator unavailable")

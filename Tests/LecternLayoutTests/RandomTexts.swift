@@ -1,20 +1,6 @@
 import Foundation
+import LecternRandom
 @testable import LecternLayout
-
-/// SplitMix64: a small seeded generator so property tests are reproducible.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// Random paragraphs of words in the scripts Lectern must handle.
 enum RandomTexts {
@@ -29,7 +15,7 @@ enum RandomTexts {
     static let rightToLeftWords = ["שלום", "עולם", "ספר", "مرحبا", "بالعالم", "كتاب", "(123)"]
     static let separators = [" ", " ", " ", " ", "  ", "\n", "\r\n", "\u{2029}", " "]
 
-    static func text(using generator: inout SeededGenerator, maxWords: Int = 40, rightToLeft: Bool = false) -> String {
+    static func text(using generator: inout SplitMix64, maxWords: Int = 40, rightToLeft: Bool = false) -> String {
         let pool = rightToLeft ? words + rightToLeftWords + rightToLeftWords : words
         let count = Int.random(in: 0...maxWords, using: &generator)
         var text = ""
@@ -42,7 +28,7 @@ enum RandomTexts {
     }
 
     /// Cuts 0..<length into consecutive ranges at random grapheme boundaries.
-    static func partition(_ shaped: ShapedText, using generator: inout SeededGenerator) -> [Range<Int>] {
+    static func partition(_ shaped: ShapedText, using generator: inout SplitMix64) -> [Range<Int>] {
         var ranges: [Range<Int>] = []
         var start = 0
         for g in 1..<max(1, shaped.graphemeCount) where Int.random(in: 0..<6, using: &generator) == 0 {

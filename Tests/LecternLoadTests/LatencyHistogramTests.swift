@@ -1,5 +1,6 @@
 // LatencyHistogramTests.swift: the log-linear histogram's buckets, bounds and percentiles.
 
+import LecternRandom
 import Testing
 @testable import lectern_load
 

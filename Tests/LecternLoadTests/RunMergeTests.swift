@@ -1,5 +1,6 @@
 // RunMergeTests.swift: several threads' figures merge into one report exactly.
 
+import LecternRandom
 import Testing
 @testable import lectern_load
 

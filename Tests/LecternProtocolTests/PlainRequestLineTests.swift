@@ -1,3 +1,4 @@
+import LecternRandom
 import Testing
 @testable import LecternProtocol
 
@@ -55,17 +56,12 @@ import Testing
     /// the parsed request.
     @Test func agreesWithTheParserOnRandomLines() throws {
         let alphabet = Array("aZ09_-.:/@={}<>\"\\ \t=é\u{1}".unicodeScalars)
-        var state: UInt64 = 0x7A9
-        func nextRandom() -> UInt64 {
-            // Knuth's MMIX linear congruential generator: reproducible runs.
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return state >> 33
-        }
+        var random = SplitMix64(seed: 0x7A9)
         var plainLines = 0
         for _ in 0..<20_000 {
             var text = String.UnicodeScalarView()
-            for _ in 0..<Int(nextRandom() % 24) {
-                text.append(alphabet[Int(nextRandom() % UInt64(alphabet.count))])
+            for _ in 0..<Int(random.next() % 24) {
+                text.append(alphabet[Int(random.next() % UInt64(alphabet.count))])
             }
             let bytes = ArraySlice(Array(String(text).utf8))
             guard let line = PlainRequestLine(bytes) else { continue }

@@ -1,3 +1,4 @@
+import LecternRandom
 import Testing
 @testable import LecternProtocol
 
@@ -154,23 +155,18 @@ import Testing
     /// plain decodes exactly as it did without plain lines.
     @Test func agreesWithTheGeneralPathOnRandomElements() throws {
         let alphabet: [[UInt8]] = "aZ09_-.:/@={}<>\"\\ \t=é\u{1}\0".unicodeScalars.map { Array(String($0).utf8) } + [[0xFF]]
-        var state: UInt64 = 0x5E5
-        func nextRandom() -> UInt64 {
-            // Knuth's MMIX linear congruential generator: reproducible runs.
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return state >> 33
-        }
+        var random = SplitMix64(seed: 0x5E5)
         var plainCount = 0
         var requestCount = 0
         var stream: [UInt8] = []
         var expected: [RequestDecoder.Item] = []
         for _ in 0..<20_000 {
             var elements: [[UInt8]] = []
-            for _ in 0..<(1 + Int(nextRandom() % 10)) {
+            for _ in 0..<(1 + Int(random.next() % 10)) {
                 var element: [UInt8] = []
-                for _ in 0..<Int(nextRandom() % 7) {
+                for _ in 0..<Int(random.next() % 7) {
                     // Mostly word bytes, so that many lists are plain.
-                    let pick = Int(nextRandom() % UInt64(alphabet.count * 3))
+                    let pick = Int(random.next() % UInt64(alphabet.count * 3))
                     element += pick < alphabet.count ? alphabet[pick] : alphabet[pick % 5]
                 }
                 elements.append(element)

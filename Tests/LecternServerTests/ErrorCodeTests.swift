@@ -2,6 +2,7 @@
 
 import Foundation
 import LecternProtocol
+import LecternRandom
 import LecternStore
 import Testing
 @testable import LecternServer
@@ -97,11 +98,10 @@ import Testing
     }
 
     @Test func numbersAppendedAsBytesMatchTheirText() {
-        var state: UInt64 = 0x5EED
+        var random = SplitMix64(seed: 0x5EED)
         for i in 0..<20_000 {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             let scale = [1.0, 0.01, 100, 1e6, 1e13, 1e16][i % 6]
-            let value = (Double(state >> 11) / Double(1 << 53) - 0.5) * scale
+            let value = (Double(random.next() >> 11) / Double(1 << 53) - 0.5) * scale
             var bytes: [UInt8] = []
             Wire.appendNumber(value, into: &bytes)
             #expect(String(decoding: bytes, as: UTF8.self) == Wire.number(value), "\(value)")
@@ -111,15 +111,11 @@ import Testing
     /// The byte reader takes the commonest spellings and gives exactly
     /// what `Double(String)` gives; everything else is left to `Wire.double`.
     @Test func plainNumbersReadExactlyAsDoubleParsingDoes() throws {
-        var state: UInt64 = 0xD0B1E
-        func next() -> UInt64 {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return state >> 33
-        }
+        var random = SplitMix64(seed: 0xD0B1E)
         for _ in 0..<50_000 {
-            let whole = String(next() % 100_000)
-            let fraction = String(next() % 1_000_000_000)
-            let text = (next() % 2 == 0 ? "-" : "") + whole + (next() % 3 == 0 ? "" : "." + fraction)
+            let whole = String(random.next() % 100_000)
+            let fraction = String(random.next() % 1_000_000_000)
+            let text = (random.next() % 2 == 0 ? "-" : "") + whole + (random.next() % 3 == 0 ? "" : "." + fraction)
             let value = try #require(Wire.plainDouble(ArraySlice(text.utf8)), "\(text)")
             #expect(value.bitPattern == Double(text)!.bitPattern, "\(text)")
         }

@@ -2,21 +2,10 @@
 // serves other clients normally and its memory is back near its baseline.
 
 import Foundation
+import LecternRandom
 import Testing
 
 @Suite struct HostileInputTests {
-    /// A deterministic generator, so a failure can be replayed.
-    struct SeededGenerator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     private func residentBytes(_ client: LineClient) throws -> Int {
         let stats = try client.request("STATS")
         let line = stats.first { $0.hasPrefix("* memory_rss_bytes ") } ?? ""
@@ -31,7 +20,7 @@ import Testing
         // Warm up the paths the battery uses, then take the baseline.
         for _ in 0..<3 { _ = try bystander.request("TAP doc 10 10") }
         let baseline = try residentBytes(bystander)
-        var random = SeededGenerator(state: 20261130)
+        var random = SplitMix64(seed: 20261130)
 
         // Random bytes, with and without line ends, on many connections.
         for _ in 0..<40 {

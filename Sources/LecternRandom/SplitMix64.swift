@@ -1,13 +1,15 @@
 // SplitMix64.swift: a small, fast, seeded random number generator.
 
 /// SplitMix64 (Steele, Lea and Flood, 2014): reproducible runs, one
-/// multiply-xorshift per number, no locks.
-struct SplitMix64: RandomNumberGenerator {
+/// multiply-xorshift per number, no locks. The one seeded generator of the
+/// project's tests, benchmarks and load tool, so that a seed names the same
+/// inputs everywhere.
+public struct SplitMix64: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
-    init(seed: UInt64) { state = seed }
+    public init(seed: UInt64) { state = seed }
 
-    mutating func next() -> UInt64 {
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
