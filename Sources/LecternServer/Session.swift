@@ -42,9 +42,9 @@ final class Session {
         views[document.id]?.spec ?? document.defaultView
     }
 
-    /// The document and view cache the last plain request resolved (see
-    /// ``Server/documentAndView(_:on:)``): readers tap one document over
-    /// and over, and this spares two dictionary lookups for each tap.
+    /// The document, view and layout cache the last view command resolved
+    /// (see ``Server/documentAndView(_:on:)``): readers tap one document
+    /// over and over, and this spares two dictionary lookups for each tap.
     var recentView: RecentView?
 
     struct RecentView {
@@ -56,6 +56,7 @@ final class Session {
         /// the registry holds it. Not retained, so a cache entry keeps no
         /// deleted document alive.
         unowned(unsafe) let document: Document
+        let spec: LayoutSpec
         let cache: ViewLayoutCache
     }
 

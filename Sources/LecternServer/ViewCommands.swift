@@ -202,7 +202,7 @@ extension Server {
                 guard let value = Wire.plainDouble(text) else { return false }
                 slop = value
             }
-            guard let (document, cache) = documentAndView(id, on: connection), let layout = cache.layout(for: document)
+            guard let (document, _, cache) = documentAndView(id, on: connection), let layout = cache.layout(for: document)
             else { return false }
             let point = PointHit(document: document, layout: layout, x: x, y: y, slop: slop)
             let tag = line.tagString
@@ -213,10 +213,12 @@ extension Server {
         }
     }
 
-    /// The document `id` names and the connection's view cache of it (its
-    /// own view or the document's default), or nil for an invalid id, no
-    /// such document or no view. Remembers the answer for the next request to the same id.
-    func documentAndView(_ id: UnsafeBufferPointer<UInt8>, on connection: Connection) -> (Document, ViewLayoutCache)? {
+    /// The document `id` names and the connection's view of it (its own
+    /// view or the document's default) with the cache of its layout, or nil
+    /// for an invalid id, no such document or no view. Remembers the
+    /// answer for the next request to the same id: a reader sends one
+    /// document's id over and over.
+    func documentAndView(_ id: UnsafeBufferPointer<UInt8>, on connection: Connection) -> (Document, LayoutSpec, ViewLayoutCache)? {
         let session = connection.session
         if let recent = session.recentView, recent.registryGeneration == documents.generation,
             recent.viewGeneration == session.viewGeneration,
@@ -224,15 +226,15 @@ extension Server {
             recent.id.withUnsafeBufferPointer({ known in memcmp(known.baseAddress!, id.baseAddress!, id.count) == 0 }),
             recent.defaultViewGeneration == recent.document.defaultViewGeneration
         {
-            return (recent.document, recent.cache)
+            return (recent.document, recent.spec, recent.cache)
         }
         guard Wire.isDocumentID(id), let document = documents[String(decoding: id, as: UTF8.self)],
-            let (_, cache) = session.viewWithCache(of: document)
+            let (spec, cache) = session.viewWithCache(of: document)
         else { return nil }
         session.recentView = Session.RecentView(
             id: Array(id), registryGeneration: documents.generation, viewGeneration: session.viewGeneration,
-            defaultViewGeneration: document.defaultViewGeneration, document: document, cache: cache)
-        return (document, cache)
+            defaultViewGeneration: document.defaultViewGeneration, document: document, spec: spec, cache: cache)
+        return (document, spec, cache)
     }
 
     fileprivate func attach(_ context: CommandContext) throws -> CommandOutcome {
@@ -287,9 +289,11 @@ extension CommandContext {
 
     /// ``withView(_:)`` for a body that may send its reply itself.
     func withView(outcome body: (Document, TextLayout) throws -> CommandOutcome) throws -> CommandOutcome {
-        let id = try Wire.documentID(arguments[0])
-        let document = try server.documents.require(id)
-        guard let (spec, cache) = connection.session.viewWithCache(of: document) else {
+        var text = arguments[0]
+        guard let (document, spec, cache) = text.withUTF8({ server.documentAndView($0, on: connection) }) else {
+            // Not found: say why, in the order the checks apply.
+            let id = try Wire.documentID(text)
+            _ = try server.documents.require(id)
             throw LecternProtocolError.noView(id)
         }
         if let layout = cache.layout(for: document) { return try body(document, layout) }
