@@ -3,6 +3,12 @@
 // ../shared/ARCHITECTURE.md for the map of modules below.
 import PackageDescription
 
+// The modules on the request path are built for release without run-time
+// exclusivity checks: every access to a class's stored property otherwise
+// costs a thread-local lookup, on every request. Debug builds (the tests)
+// keep the checks, so a violation is still caught there.
+let releaseHotPath: [SwiftSetting] = [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
+
 let package = Package(
     name: "Lectern",
     // For LecternClient on Apple platforms (Duration, Clock); Linux ignores this.
@@ -45,14 +51,15 @@ let package = Package(
         // libuv handle ownership, shared by the daemon and the load tool.
         .target(name: "LecternUV", dependencies: ["CUV"]),
         .target(name: "LecternText", dependencies: ["CICU"]),
-        .target(name: "LecternLayout", dependencies: ["LecternText", "CHarfBuzz", "CICU"]),
-        .target(name: "LecternProtocol"),
+        .target(name: "LecternLayout", dependencies: ["LecternText", "CHarfBuzz", "CICU"], swiftSettings: releaseHotPath),
+        .target(name: "LecternProtocol", swiftSettings: releaseHotPath),
         // The seeded generator of the tests, benchmarks and load tool.
         .target(name: "LecternRandom"),
         .target(name: "LecternStore", dependencies: ["CSQLite"]),
         .target(
             name: "LecternServer",
-            dependencies: ["LecternText", "LecternLayout", "LecternProtocol", "LecternStore", "LecternUV", "CUV"]
+            dependencies: ["LecternText", "LecternLayout", "LecternProtocol", "LecternStore", "LecternUV", "CUV"],
+            swiftSettings: releaseHotPath
         ),
         // Swift 6 mode here, so the compiler holds the SDK's public API to
         // strict Sendable checking; apps may use either mode.

@@ -1,5 +1,7 @@
 // LineDecoder.swift: incremental splitting of a byte stream into request lines.
 
+import Glibc
+
 /// Splits a stream of bytes into lines, incrementally and with a limit.
 ///
 /// Feed it whatever the socket delivered with ``append(_:)``, then call
@@ -53,7 +55,9 @@ public struct LineDecoder: Sendable {
     /// concrete overload, so the hot path needs no generic dispatch).
     public mutating func append(_ bytes: UnsafeRawBufferPointer) {
         compact()
-        buffer.append(contentsOf: bytes)
+        guard let base = bytes.baseAddress else { return }
+        // Typed, so that the append is one copy.
+        buffer.append(contentsOf: UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt8.self), count: bytes.count))
     }
 
     /// The buffered byte `offset` bytes past the read position, if it has arrived.
@@ -93,19 +97,26 @@ public struct LineDecoder: Sendable {
     ///   longer than the limit. The decoder is then unusable for this stream:
     ///   a peer that sends such lines has lost sync and should be closed.
     public mutating func next() throws -> ArraySlice<UInt8>? {
-        while scanIndex < buffer.count {
-            if buffer[scanIndex] == 0x0A {
-                var end = scanIndex
+        if scanIndex < buffer.count {
+            let start = scanIndex
+            let found = buffer.withUnsafeBufferPointer { bytes -> Int? in
+                guard let base = bytes.baseAddress,
+                    let hit = memchr(base + start, 0x0A, bytes.count - start)
+                else { return nil }
+                return UnsafeRawPointer(base).distance(to: UnsafeRawPointer(hit))
+            }
+            if let lineFeed = found {
+                var end = lineFeed
                 if end > readIndex && buffer[end - 1] == 0x0D { end -= 1 }
                 guard end - readIndex <= maximumLineLength else {
                     throw LineTooLong(limit: maximumLineLength)
                 }
                 let line = buffer[readIndex..<end]
-                scanIndex += 1
+                scanIndex = lineFeed + 1
                 readIndex = scanIndex
                 return line
             }
-            scanIndex += 1
+            scanIndex = buffer.count
         }
         // One byte of slack: the last byte may be the CR of a CRLF.
         if buffer.count - readIndex > maximumLineLength + 1 {

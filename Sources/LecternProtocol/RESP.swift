@@ -269,7 +269,9 @@ public enum RESP {
                 magnitude /= 10
                 count += 1
             } while magnitude > 0
-            output.append(contentsOf: buffer[(20 - count)...])
+            // A typed buffer, so that the append is one copy, not a byte-by-byte walk of a slice.
+            output.append(contentsOf: UnsafeBufferPointer(
+                start: buffer.baseAddress!.assumingMemoryBound(to: UInt8.self) + (20 - count), count: count))
         }
     }
 

@@ -47,7 +47,9 @@ public enum ReplyEncoder {
     /// a caller that writes the text and the CRLF itself.
     public static func okPrefix(tag: String?, into output: inout [UInt8]) {
         tagPrefix(tag, &output)
-        output.append(contentsOf: "OK ".utf8)
+        output.append(UInt8(ascii: "O"))
+        output.append(UInt8(ascii: "K"))
+        output.append(UInt8(ascii: " "))
     }
 
     /// Appends the final `ERR` line.

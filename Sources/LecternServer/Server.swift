@@ -37,7 +37,7 @@ public final class Server {
     private let housekeepingTimer: UnsafeMutablePointer<uv_timer_t>
     private var signalHandles: [UnsafeMutablePointer<uv_signal_t>] = []
 
-    private(set) var commands: CommandTable
+    let commands: CommandTable
     private var connections: [UInt64: Connection] = [:]
     private var nextConnectionID: UInt64 = 1
     private var flushQueue: [Connection] = []

@@ -47,7 +47,8 @@ final class Session {
     /// over and over, and this spares two dictionary lookups for each tap.
     var recentView: RecentView?
 
-    struct RecentView {
+    /// A class, so that checking it on each request copies nothing.
+    final class RecentView {
         let id: [UInt8]
         let registryGeneration: Int
         let viewGeneration: Int
@@ -58,6 +59,19 @@ final class Session {
         unowned(unsafe) let document: Document
         let spec: LayoutSpec
         let cache: ViewLayoutCache
+
+        init(
+            id: [UInt8], registryGeneration: Int, viewGeneration: Int, defaultViewGeneration: Int,
+            document: Document, spec: LayoutSpec, cache: ViewLayoutCache
+        ) {
+            self.id = id
+            self.registryGeneration = registryGeneration
+            self.viewGeneration = viewGeneration
+            self.defaultViewGeneration = defaultViewGeneration
+            self.document = document
+            self.spec = spec
+            self.cache = cache
+        }
     }
 
     /// ``view(of:)`` with the cache of the layout last used for it.

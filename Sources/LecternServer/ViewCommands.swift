@@ -202,8 +202,9 @@ extension Server {
                 guard let value = Wire.plainDouble(text) else { return false }
                 slop = value
             }
-            guard let (document, _, cache) = documentAndView(id, on: connection), let layout = cache.layout(for: document)
+            guard let view = documentAndView(id, on: connection), let layout = view.cache.layout(for: view.document)
             else { return false }
+            let document = view.document
             let point = PointHit(document: document, layout: layout, x: x, y: y, slop: slop)
             let tag = line.tagString
             if case .reply(let reply) = tap(point, document: document, layout: layout, connection: connection, tag: tag) {
@@ -218,7 +219,7 @@ extension Server {
     /// for an invalid id, no such document or no view. Remembers the
     /// answer for the next request to the same id: a reader sends one
     /// document's id over and over.
-    func documentAndView(_ id: UnsafeBufferPointer<UInt8>, on connection: Connection) -> (Document, LayoutSpec, ViewLayoutCache)? {
+    func documentAndView(_ id: UnsafeBufferPointer<UInt8>, on connection: Connection) -> Session.RecentView? {
         let session = connection.session
         if let recent = session.recentView, recent.registryGeneration == documents.generation,
             recent.viewGeneration == session.viewGeneration,
@@ -226,15 +227,16 @@ extension Server {
             recent.id.withUnsafeBufferPointer({ known in memcmp(known.baseAddress!, id.baseAddress!, id.count) == 0 }),
             recent.defaultViewGeneration == recent.document.defaultViewGeneration
         {
-            return (recent.document, recent.spec, recent.cache)
+            return recent
         }
         guard Wire.isDocumentID(id), let document = documents[String(decoding: id, as: UTF8.self)],
             let (spec, cache) = session.viewWithCache(of: document)
         else { return nil }
-        session.recentView = Session.RecentView(
+        let recent = Session.RecentView(
             id: Array(id), registryGeneration: documents.generation, viewGeneration: session.viewGeneration,
             defaultViewGeneration: document.defaultViewGeneration, document: document, spec: spec, cache: cache)
-        return (document, spec, cache)
+        session.recentView = recent
+        return recent
     }
 
     fileprivate func attach(_ context: CommandContext) throws -> CommandOutcome {
@@ -290,15 +292,16 @@ extension CommandContext {
     /// ``withView(_:)`` for a body that may send its reply itself.
     func withView(outcome body: (Document, TextLayout) throws -> CommandOutcome) throws -> CommandOutcome {
         var text = arguments[0]
-        guard let (document, spec, cache) = text.withUTF8({ server.documentAndView($0, on: connection) }) else {
+        guard let view = text.withUTF8({ server.documentAndView($0, on: connection) }) else {
             // Not found: say why, in the order the checks apply.
             let id = try Wire.documentID(text)
             _ = try server.documents.require(id)
             throw LecternProtocolError.noView(id)
         }
-        if let layout = cache.layout(for: document) { return try body(document, layout) }
-        guard let layout = server.layouts.layoutOrDefer(document, spec: spec, context: self) else { return .deferred }
-        cache.remember(layout, for: document)
+        let document = view.document
+        if let layout = view.cache.layout(for: document) { return try body(document, layout) }
+        guard let layout = server.layouts.layoutOrDefer(document, spec: view.spec, context: self) else { return .deferred }
+        view.cache.remember(layout, for: document)
         return try body(document, layout)
     }
 
