@@ -74,6 +74,8 @@ let package = Package(
         .executableTarget(name: "store-crash-helper", dependencies: ["LecternStore", "LecternRandom"]),
         .executableTarget(name: "lectern-load", dependencies: ["CUV", "LecternUV", "LecternProtocol", "LecternRandom"], path: "Sources/lectern-load"),
 
+        // The daemon's CPU per request, in process (see BENCHMARKS.md).
+        .executableTarget(name: "bench-requests", dependencies: ["LecternServer"], path: "Sources/bench-requests"),
         .executableTarget(name: "bench-sentences", dependencies: ["LecternText"], path: "Sources/bench-sentences"),
         .executableTarget(name: "lectern-example", dependencies: ["LecternClient"], path: "examples/lectern-example"),
 

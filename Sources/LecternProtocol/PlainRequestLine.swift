@@ -20,12 +20,20 @@
 public struct PlainRequestLine: Equatable, Sendable {
     /// One token, as offsets from the line's start: `start..<end`, with
     /// `=` at `equals` for `key=value` (small, since items are copied).
+    @usableFromInline
     struct Token: Sendable {
-        var start: UInt16
-        var end: UInt16
+        @usableFromInline var start: UInt16
+        @usableFromInline var end: UInt16
         /// Offset of the `=` of a `key=value` token, or ``none``.
-        var equals: UInt16
-        static let none = UInt16.max
+        @usableFromInline var equals: UInt16
+        @usableFromInline static var none: UInt16 { UInt16.max }
+
+        @usableFromInline
+        init(start: UInt16, end: UInt16, equals: UInt16) {
+            self.start = start
+            self.end = end
+            self.equals = equals
+        }
     }
 
     /// The longest plain line; longer lines are parsed the general way.
@@ -35,9 +43,9 @@ public struct PlainRequestLine: Equatable, Sendable {
     public static let maximumTokens = 8
 
     public let bytes: ArraySlice<UInt8>
-    private let tokens: InlineArray<8, Token>
-    private let tokenCount: Int
-    private let hasTag: Bool
+    @usableFromInline let tokens: InlineArray<8, Token>
+    @usableFromInline let tokenCount: Int
+    @usableFromInline let hasTag: Bool
     /// How the request was framed: a line, or a RESP array (whose
     /// positional arguments count as quoted, as ``RESP/request(from:)`` has them).
     /// (Declared beside `hasTag` so that both share one word.)
@@ -172,7 +180,7 @@ public struct PlainRequestLine: Equatable, Sendable {
     }
 
     /// Tokens after the command.
-    private var argumentTokens: Range<Int> { (hasTag ? 2 : 1)..<tokenCount }
+    @usableFromInline var argumentTokens: Range<Int> { (hasTag ? 2 : 1)..<tokenCount }
 
     /// How many `key=value` arguments there are.
     public var keyedCount: Int { argumentTokens.count - positionalCount }
@@ -191,20 +199,30 @@ public struct PlainRequestLine: Equatable, Sendable {
     /// Runs `body` with the arguments read in place: what ``Arguments``
     /// hands out points into the line's bytes and retains nothing, which
     /// matters to a handler that reads several arguments per request.
+    @inlinable
     public func withArguments<R>(_ body: (Arguments) throws -> R) rethrows -> R {
         try bytes.withUnsafeBufferPointer { try body(Arguments(tokens: arguments, buffer: $0)) }
     }
 
-    private var arguments: ArgumentTokens {
+    @usableFromInline var arguments: ArgumentTokens {
         ArgumentTokens(tokens: tokens, range: argumentTokens, positionalCount: positionalCount)
     }
 
     /// The argument tokens of a line, as offsets from its start.
+    @usableFromInline
     struct ArgumentTokens {
-        let tokens: InlineArray<8, Token>
-        let range: Range<Int>
-        let positionalCount: Int
+        @usableFromInline let tokens: InlineArray<8, Token>
+        @usableFromInline let range: Range<Int>
+        @usableFromInline let positionalCount: Int
 
+        @usableFromInline
+        init(tokens: InlineArray<8, Token>, range: Range<Int>, positionalCount: Int) {
+            self.tokens = tokens
+            self.range = range
+            self.positionalCount = positionalCount
+        }
+
+        @inlinable
         func positionalRange(_ n: Int) -> Range<Int>? {
             guard n >= 0, n < positionalCount else { return nil }
             var seen = 0
@@ -229,13 +247,20 @@ public struct PlainRequestLine: Equatable, Sendable {
     /// A line's arguments over its bytes in place (see ``withArguments(_:)``);
     /// valid only inside that call.
     public struct Arguments {
-        let tokens: ArgumentTokens
-        let buffer: UnsafeBufferPointer<UInt8>
+        @usableFromInline let tokens: ArgumentTokens
+        @usableFromInline let buffer: UnsafeBufferPointer<UInt8>
 
-        public var positionalCount: Int { tokens.positionalCount }
-        public var keyedCount: Int { tokens.range.count - tokens.positionalCount }
+        @usableFromInline
+        init(tokens: ArgumentTokens, buffer: UnsafeBufferPointer<UInt8>) {
+            self.tokens = tokens
+            self.buffer = buffer
+        }
+
+        @inlinable public var positionalCount: Int { tokens.positionalCount }
+        @inlinable public var keyedCount: Int { tokens.range.count - tokens.positionalCount }
 
         /// The `n`-th positional argument's bytes.
+        @inlinable
         public func positional(_ n: Int) -> UnsafeBufferPointer<UInt8>? {
             tokens.positionalRange(n).map { UnsafeBufferPointer(rebasing: buffer[$0]) }
         }
