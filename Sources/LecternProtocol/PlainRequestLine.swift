@@ -179,6 +179,29 @@ public struct PlainRequestLine: Equatable, Sendable {
         return true
     }
 
+    /// The command name upper-cased (ASCII letters only, as ``commandIs(_:)``)
+    /// and packed into a word, first byte lowest; nil for names longer than
+    /// 8 bytes. A command table finds a name with one comparison of these.
+    public var commandWord: UInt64? {
+        let token = tokens[hasTag ? 1 : 0]
+        return bytes.withUnsafeBufferPointer { buffer in
+            Self.commandWord(UnsafeBufferPointer(rebasing: buffer[Int(token.start)..<Int(token.end)]))
+        }
+    }
+
+    /// ``commandWord`` of a name's bytes.
+    public static func commandWord<Name: Collection<UInt8>>(_ name: Name) -> UInt64? {
+        guard name.count <= 8 else { return nil }
+        var word: UInt64 = 0
+        var shift: UInt64 = 0
+        for byte in name {
+            let upper = byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z") ? byte - 0x20 : byte
+            word |= UInt64(upper) << shift
+            shift += 8
+        }
+        return word
+    }
+
     /// Tokens after the command.
     @usableFromInline var argumentTokens: Range<Int> { (hasTag ? 2 : 1)..<tokenCount }
 

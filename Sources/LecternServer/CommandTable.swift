@@ -106,8 +106,9 @@ struct Command {
 struct CommandTable {
     private(set) var commands: [Command] = []
     private var byName: [String: Int] = [:]
-    /// The commands that have a ``Command/plainHandler``, by upper-case name bytes.
-    private var plainHandlers: [(name: [UInt8], handler: Command.PlainHandler)] = []
+    /// The commands that have a ``Command/plainHandler``, by their names'
+    /// ``PlainRequestLine/commandWord``.
+    private var plainHandlers: [(name: UInt64, handler: Command.PlainHandler)] = []
 
     init(_ commands: [Command]) {
         for command in commands { register(command) }
@@ -117,12 +118,18 @@ struct CommandTable {
         precondition(byName[command.name] == nil, "command \(command.name) declared twice")
         byName[command.name] = commands.count
         commands.append(command)
-        if let handler = command.plainHandler { plainHandlers.append((Array(command.name.utf8), handler)) }
+        if let handler = command.plainHandler {
+            guard let word = PlainRequestLine.commandWord(command.name.utf8) else {
+                preconditionFailure("command \(command.name) has a plain handler but a name over 8 bytes")
+            }
+            plainHandlers.append((word, handler))
+        }
     }
 
     /// The plain handler of the command `line` names, if it has one.
     func plainHandler(for line: PlainRequestLine) -> Command.PlainHandler? {
-        for entry in plainHandlers where line.commandIs(entry.name) { return entry.handler }
+        guard let word = line.commandWord else { return nil }
+        for entry in plainHandlers where entry.name == word { return entry.handler }
         return nil
     }
 

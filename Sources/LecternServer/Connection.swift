@@ -107,9 +107,11 @@ final class Connection {
     }
 
     private func processBufferedRequests() {
+        // The loop's time, cached by libuv for the whole callback.
+        let now = uv_now(server.loop)
         while !closesAfterOutput && !isClosing && !isAwaitingReply {
             guard let item = decoder.next() else { return }
-            lastActivity = uv_now(server.loop)
+            lastActivity = now
             replyFraming = decoder.lastFraming
             if replyFraming == .resp { session.speaksRESP = true }
             switch item {
