@@ -97,7 +97,7 @@ struct Command {
     /// same reply. Runs only on authenticated connections.
     var plainHandler: PlainHandler?
 
-    typealias PlainHandler = (PlainRequestLine, Connection) -> Bool
+    typealias PlainHandler = (Server, PlainRequestLine, Connection) -> Bool
 
     var usage: String { syntax.isEmpty ? name : "\(name) \(syntax)" }
 }

@@ -25,6 +25,10 @@ final class Connection {
     /// The server outlives every connection (it closes them all before it
     /// goes), so no reference counting is needed to reach it.
     unowned(unsafe) let server: Server
+    /// The same, for the per-request paths: a call through
+    /// `_withUnsafeGuaranteedRef` is made without the retain and release
+    /// that turning `server` into a strong reference costs.
+    private let unretainedServer: Unmanaged<Server>
     let stream: UnsafeMutablePointer<uv_stream_t>
 
     // The decoder and the output are modified in place for every request;
@@ -58,6 +62,7 @@ final class Connection {
     init(id: UInt64, server: Server, stream: UnsafeMutablePointer<uv_stream_t>, isTCP: Bool) {
         self.id = id
         self.server = server
+        self.unretainedServer = Unmanaged.passUnretained(server)
         self.stream = stream
         self.decoder = RequestDecoder(
             maximumLineLength: server.configuration.maximumLineLength,
@@ -108,7 +113,7 @@ final class Connection {
 
     private func processBufferedRequests() {
         // The loop's time, cached by libuv for the whole callback.
-        let now = uv_now(server.loop)
+        let now = uv_now(unretainedServer._withUnsafeGuaranteedRef { $0.loop })
         while !closesAfterOutput && !isClosing && !isAwaitingReply {
             guard let item = decoder.next() else { return }
             lastActivity = now
@@ -116,9 +121,9 @@ final class Connection {
             if replyFraming == .resp { session.speaksRESP = true }
             switch item {
             case .plain(let line):
-                server.dispatch(line, on: self)
+                unretainedServer._withUnsafeGuaranteedRef { $0.dispatch(line, on: self) }
             case .request(let request):
-                server.dispatch(request, on: self)
+                unretainedServer._withUnsafeGuaranteedRef { $0.dispatch(request, on: self) }
             case .failure(let error, let tag, let closesConnection):
                 if closesConnection {
                     fail(error, tag: tag)
@@ -202,7 +207,8 @@ final class Connection {
             for line in data.lines { RESP.bulkString(line, into: &output) }
             output.append(UInt8(ascii: "+"))
         } else {
-            output.append(contentsOf: data.encoded)
+            // Borrowed, not retained, for the copy.
+            data.encoded.withUnsafeBufferPointer { output.append(contentsOf: $0) }
             ReplyEncoder.okPrefix(tag: tag, into: &output)
         }
         status(&output)
@@ -310,12 +316,14 @@ final class Connection {
 
     private func outputDidGrow() {
         guard !isClosing else { return }
-        if pendingOutputBytes > server.configuration.outputHardLimit {
+        let limit = unretainedServer._withUnsafeGuaranteedRef { $0.configuration.outputHardLimit }
+        if pendingOutputBytes > limit {
             output.removeAll()
-            close(reason: "output over hard limit (\(server.configuration.outputHardLimit) bytes, --output-hard-limit)")
+            close(reason: "output over hard limit (\(limit) bytes, --output-hard-limit)")
             return
         }
-        server.scheduleFlush(self)
+        // Once per loop turn, not per reply.
+        if !isQueuedForFlush { unretainedServer._withUnsafeGuaranteedRef { $0.scheduleFlush(self) } }
     }
 
     /// Stops reading requests and closes once all output is written.

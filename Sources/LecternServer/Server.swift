@@ -362,7 +362,7 @@ extension Server {
     /// Runs a plain request line: through its command's plain handler when
     /// it has one that takes the line, else parsed and dispatched as usual.
     func dispatch(_ line: PlainRequestLine, on connection: Connection) {
-        if connection.session.isAuthenticated, let handler = commands.plainHandler(for: line), handler(line, connection) {
+        if connection.session.isAuthenticated, let handler = commands.plainHandler(for: line), handler(self, line, connection) {
             statistics.commandsProcessed += 1
             return
         }

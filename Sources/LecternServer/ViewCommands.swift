@@ -62,7 +62,7 @@ extension Server {
                                        document: document, layout: layout, connection: context.connection, tag: context.request.tag)
                 })
             },
-            plainHandler: { line, connection in connection.server.tap(line, on: connection) }),
+            plainHandler: { server, line, connection in server.tap(line, on: connection) }),
         Command(
             name: "RECTS", syntax: "<id> <sentence>", minimumArguments: 2, maximumArguments: 2,
             summary: "A sentence's highlight in the view: one rect per line fragment, and the outline of their union.",
@@ -170,8 +170,10 @@ extension Server {
         case .miss(let distance, let nearest):
             return .reply(Reply("TAP " + PointHit.missFacts(distance: distance, nearest: nearest)))
         case .sentence(let sentence, let hit):
-            broadcast(document, from: connection, range: sentence.content) { watcherUnit in
-                "TAP \(document.id) by=\(connection.id) revision=\(document.revision) sentence=\(sentence.number) range=\(document.wireRange(sentence.content, unit: watcherUnit))"
+            if !document.watchers.isEmpty {
+                broadcast(document, from: connection, range: sentence.content) { watcherUnit in
+                    "TAP \(document.id) by=\(connection.id) revision=\(document.revision) sentence=\(sentence.number) range=\(document.wireRange(sentence.content, unit: watcherUnit))"
+                }
             }
             // TAP hit sentence=<n> offset=<o> side=<side> distance=<pt>
             connection.reply(data: document.highlight(sentence, layout: layout, unit: unit), tag: tag) { output in
@@ -202,15 +204,21 @@ extension Server {
                 guard let value = Wire.plainDouble(text) else { return false }
                 slop = value
             }
-            guard let view = documentAndView(id, on: connection), let layout = view.cache.layout(for: view.document)
-            else { return false }
-            let document = view.document
-            let point = PointHit(document: document, layout: layout, x: x, y: y, slop: slop)
-            let tag = line.tagString
-            if case .reply(let reply) = tap(point, document: document, layout: layout, connection: connection, tag: tag) {
-                connection.reply(reply, tag: tag)
+            guard let view = documentAndView(id, on: connection) else { return false }
+            // Reached without retains: the registry holds the document, the
+            // session the remembered view and the cache the layout for the
+            // whole of this call (nothing below replaces them).
+            return Unmanaged.passUnretained(view.document)._withUnsafeGuaranteedRef { document in
+                guard let layout = view.cache.layout(for: document) else { return false }
+                return Unmanaged.passUnretained(layout)._withUnsafeGuaranteedRef { layout in
+                    let point = PointHit(document: document, layout: layout, x: x, y: y, slop: slop)
+                    let tag = line.tagString
+                    if case .reply(let reply) = tap(point, document: document, layout: layout, connection: connection, tag: tag) {
+                        connection.reply(reply, tag: tag)
+                    }
+                    return true
+                }
             }
-            return true
         }
     }
 

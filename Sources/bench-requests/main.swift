@@ -13,6 +13,8 @@ struct Options {
     var rounds = 20_000
     var depth = 16
     var repeats = 5
+    /// Only this request (TAP or PING), for profiles and probe counts.
+    var only: String?
 
     init(_ arguments: [String]) {
         var rest = arguments[...]
@@ -27,8 +29,11 @@ struct Options {
             case "--rounds": rounds = value(flag)
             case "--depth": depth = value(flag)
             case "--repeats": repeats = value(flag)
+            case "--only":
+                guard let name = rest.popFirst()?.uppercased(), ["TAP", "PING"].contains(name) else { fail("--only takes TAP or PING") }
+                only = name
             case "-h", "--help":
-                print("usage: bench-requests [--rounds N (20000)] [--depth D (16)] [--repeats R (5)]")
+                print("usage: bench-requests [--rounds N (20000)] [--depth D (16)] [--repeats R (5)] [--only TAP|PING]")
                 exit(0)
             default: fail("unknown flag \(flag) (try --help)")
             }
@@ -103,7 +108,7 @@ print("bench-requests: \(options.depth) requests per write, \(options.rounds) wr
 print("(in process over a Unix socketpair: the daemon's CPU plus a one-thread client's write, read and line scan)")
 print("")
 print("request   wall µs/req  user µs/req  kernel µs/req  reply bytes  fastest run µs/req")
-for (name, batches) in [("PING", [batch { _ in "PING" }]), ("TAP", tapBatches)] {
+for (name, batches) in [("PING", [batch { _ in "PING" }]), ("TAP", tapBatches)] where options.only.map({ $0 == name }) ?? true {
     let (run, fastest) = measure(name, batches)
     let n = Double(run.requests)
     print(name.padding(toLength: 8, withPad: " ", startingAt: 0)
