@@ -201,19 +201,25 @@ final class Connection {
     /// A reply of memoised data lines and a status line written by
     /// `status` (the text after `OK `), encoded straight into the output:
     /// the same bytes as ``reply(_:tag:)`` of the equivalent ``Reply``.
-    func reply(data: EncodedDataLines, tag: String?, status: (inout [UInt8]) -> Void) {
-        if replyFraming == .resp {
+    func reply(data: EncodedDataLines, tag: String?, status: (inout Wire.ShortLine) -> Void) {
+        let isRESP = replyFraming == .resp
+        if isRESP {
             RESP.header(UInt8(ascii: "*"), count: data.lines.count + 1, into: &output)
             for line in data.lines { RESP.bulkString(line, into: &output) }
-            output.append(UInt8(ascii: "+"))
         } else {
             // Borrowed, not retained, for the copy.
             data.encoded.withUnsafeBufferPointer { output.append(contentsOf: $0) }
-            ReplyEncoder.okPrefix(tag: tag, into: &output)
+            if tag != nil { ReplyEncoder.okPrefix(tag: tag, into: &output) }
         }
-        status(&output)
-        output.append(0x0D)
-        output.append(0x0A)
+        Wire.ShortLine.append(to: &output) { line in
+            if isRESP {
+                line.write(byte: UInt8(ascii: "+"))
+            } else if tag == nil {
+                line.write("OK ")
+            }
+            status(&line)
+            line.write("\r\n")
+        }
         outputDidGrow()
     }
 

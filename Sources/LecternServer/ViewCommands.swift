@@ -176,13 +176,13 @@ extension Server {
                 }
             }
             // TAP hit sentence=<n> offset=<o> side=<side> distance=<pt>
-            connection.reply(data: document.highlight(sentence, layout: layout, unit: unit), tag: tag) { output in
-                Wire.append("TAP hit sentence=", to: &output)
-                RESP.appendDecimal(sentence.number, into: &output)
-                Wire.append(" offset=", to: &output)
-                RESP.appendDecimal(document.wireOffset(hit.offset, unit: unit), into: &output)
-                Wire.append(hit.side == .leading ? " side=leading distance=" : " side=trailing distance=", to: &output)
-                Wire.appendNumber(hit.distance, into: &output)
+            connection.reply(data: document.highlight(sentence, layout: layout, unit: unit), tag: tag) { line in
+                line.write("TAP hit sentence=")
+                line.write(decimal: sentence.number)
+                line.write(" offset=")
+                line.write(decimal: document.wireOffset(hit.offset, unit: unit))
+                line.write(hit.side == .leading ? " side=leading distance=" : " side=trailing distance=")
+                line.write(number: hit.distance)
             }
             return .sent
         }

@@ -24,30 +24,80 @@ enum Wire {
         }
     }
 
-    /// Appends a literal's bytes (one copy; a `String`'s UTF-8 view would be
-    /// walked through its generic path).
-    @inline(__always)
-    static func append(_ literal: StaticString, to output: inout [UInt8]) {
-        literal.withUTF8Buffer { output.append(contentsOf: $0) }
-    }
+    /// A short line (a reply's status line) built on the stack and then
+    /// appended to an output in one copy: such a line is a dozen small
+    /// pieces, and appending each to an Array costs a uniqueness and a
+    /// capacity check and a call.
+    struct ShortLine {
+        /// Room for the longest line written this way (TAP's status line
+        /// with every number at its longest is about 120 bytes).
+        static let capacity = 256
+        private let base: UnsafeMutablePointer<UInt8>
+        private(set) var count = 0
 
-    /// ``number(_:)``'s text appended as bytes, without making a String.
-    static func appendNumber(_ value: Double, into output: inout [UInt8]) {
-        switch NumberParts(value) {
-        case .beyondHundredths(let rounded): output.append(contentsOf: String(rounded).utf8)
-        case .parts(let negative, let whole, let fraction):
-            if negative && whole == 0 { output.append(UInt8(ascii: "-")) }
-            RESP.appendDecimal(whole, into: &output)
-            guard fraction.digits > 0 else { return }
-            output.append(UInt8(ascii: "."))
-            if fraction.digits == 2 && fraction.value < 10 { output.append(UInt8(ascii: "0")) }
-            RESP.appendDecimal(fraction.value, into: &output)
+        /// Runs `body` on an empty line, then appends what it wrote to `output`.
+        static func append(to output: inout [UInt8], _ body: (inout ShortLine) -> Void) {
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
+                var line = ShortLine(base: buffer.baseAddress!)
+                body(&line)
+                output.append(contentsOf: UnsafeBufferPointer(start: buffer.baseAddress!, count: line.count))
+            }
+        }
+
+        private init(base: UnsafeMutablePointer<UInt8>) { self.base = base }
+
+        private mutating func reserve(_ n: Int) -> UnsafeMutablePointer<UInt8> {
+            precondition(count + n <= Self.capacity, "a short line is at most \(Self.capacity) bytes")
+            defer { count += n }
+            return base + count
+        }
+
+        mutating func write(_ literal: StaticString) {
+            let n = literal.utf8CodeUnitCount
+            reserve(n).update(from: literal.utf8Start, count: n)
+        }
+
+        mutating func write(byte: UInt8) { reserve(1).pointee = byte }
+
+        /// A whole number in decimal.
+        mutating func write(decimal value: Int) {
+            var magnitude = value.magnitude
+            var digits = 1
+            var scale: UInt = 10
+            while digits < 20 && magnitude >= scale {
+                digits += 1
+                if scale > UInt.max / 10 { break }
+                scale *= 10
+            }
+            let start = reserve(digits + (value < 0 ? 1 : 0))
+            if value < 0 { start.pointee = UInt8(ascii: "-") }
+            var at = start + digits + (value < 0 ? 1 : 0)
+            repeat {
+                at -= 1
+                at.pointee = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+        }
+
+        /// A number as ``Wire/number(_:)`` writes it.
+        mutating func write(number value: Double) {
+            switch NumberParts(value) {
+            case .beyondHundredths(let rounded):
+                for byte in String(rounded).utf8 { write(byte: byte) }
+            case .parts(let negative, let whole, let fraction):
+                if negative && whole == 0 { write(byte: UInt8(ascii: "-")) }
+                write(decimal: whole)
+                guard fraction.digits > 0 else { return }
+                write(byte: UInt8(ascii: "."))
+                if fraction.digits == 2 && fraction.value < 10 { write(byte: UInt8(ascii: "0")) }
+                write(decimal: fraction.value)
+            }
         }
     }
 
     /// A number as the wire writes it: rounded to hundredths, then whole
     /// part and at most two decimals with trailing zeros dropped.
-    private enum NumberParts {
+    fileprivate enum NumberParts {
         /// Beyond what an Int holds in hundredths (far beyond any screen):
         /// Swift's own shortest form ("1e+300") is exact enough.
         case beyondHundredths(Double)

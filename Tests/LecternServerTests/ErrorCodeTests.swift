@@ -102,9 +102,27 @@ import Testing
         for i in 0..<20_000 {
             let scale = [1.0, 0.01, 100, 1e6, 1e13, 1e16][i % 6]
             let value = (Double(random.next() >> 11) / Double(1 << 53) - 0.5) * scale
+            var bytes: [UInt8] = [UInt8(ascii: ">")]
+            Wire.ShortLine.append(to: &bytes) { $0.write(number: value) }
+            #expect(String(decoding: bytes, as: UTF8.self) == ">" + Wire.number(value), "\(value)")
+        }
+    }
+
+    @Test func wholeNumbersWrittenAsBytesMatchTheirText() {
+        var random = SplitMix64(seed: 0xDEC)
+        var values = [0, 1, -1, 9, 10, -10, 99, 100, Int.max, Int.min, Int.max - 1, Int.min + 1]
+        for digits in 1...19 {
+            let power = (0..<digits - 1).reduce(1) { acc, _ in acc * 10 }
+            values += [power, power - 1, -power, -(power - 1)]
+        }
+        for _ in 0..<20_000 { values.append(Int(bitPattern: UInt(random.next())) >> Int(random.next() % 64)) }
+        for value in values {
             var bytes: [UInt8] = []
-            Wire.appendNumber(value, into: &bytes)
-            #expect(String(decoding: bytes, as: UTF8.self) == Wire.number(value), "\(value)")
+            Wire.ShortLine.append(to: &bytes) { line in
+                line.write("n=")
+                line.write(decimal: value)
+            }
+            #expect(String(decoding: bytes, as: UTF8.self) == "n=\(value)", "\(value)")
         }
     }
 
