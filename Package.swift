@@ -3,10 +3,11 @@
 // ../shared/ARCHITECTURE.md for the map of modules below.
 import PackageDescription
 
-// The modules on the request path are built for release without run-time
-// exclusivity checks: every access to a class's stored property otherwise
-// costs a thread-local lookup, on every request. Debug builds (the tests)
-// keep the checks, so a violation is still caught there.
+// The modules on the request path (and the load tool) are built for
+// release without run-time exclusivity checks: every access to a class's
+// stored property otherwise costs a thread-local lookup, on every request.
+// Debug builds (the tests) keep the checks, so a violation is still caught
+// there.
 let releaseHotPath: [SwiftSetting] = [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
 
 let package = Package(
@@ -72,7 +73,10 @@ let package = Package(
         // built normally, it replays corpus files.
         .executableTarget(name: "lectern-fuzz", dependencies: ["LecternServer"]),
         .executableTarget(name: "store-crash-helper", dependencies: ["LecternStore", "LecternRandom"]),
-        .executableTarget(name: "lectern-load", dependencies: ["CUV", "LecternUV", "LecternProtocol", "LecternRandom"], path: "Sources/lectern-load"),
+        // The load tool too: its cost per reply shares the cores with the server it measures.
+        .executableTarget(
+            name: "lectern-load", dependencies: ["CUV", "LecternUV", "LecternProtocol", "LecternRandom"], path: "Sources/lectern-load",
+            swiftSettings: releaseHotPath),
 
         // The daemon's CPU per request, in process (see BENCHMARKS.md).
         .executableTarget(name: "bench-requests", dependencies: ["LecternServer"], path: "Sources/bench-requests"),
