@@ -94,11 +94,20 @@ public struct PlainRequestLine: Equatable, Sendable {
 
     /// The tokens of `buffer`, or nil if a byte or the count rules the line out.
     private static func split(_ buffer: UnsafeBufferPointer<UInt8>, into tokens: inout InlineArray<8, Token>) -> Int? {
+        byteKinds.withUnsafeBufferPointer { kinds in split(buffer, kinds: kinds, into: &tokens) }
+    }
+
+    /// ``split(_:into:)`` with the byte table in hand (read once per line, not per byte).
+    @inline(__always)
+    private static func split(
+        _ buffer: UnsafeBufferPointer<UInt8>, kinds: UnsafeBufferPointer<ByteKind>, into tokens: inout InlineArray<8, Token>
+    ) -> Int? {
         var tokenCount = 0
         var index = 0
         let count = buffer.count
+        guard let bytes = buffer.baseAddress, let byteKinds = kinds.baseAddress, kinds.count == 256 else { return count == 0 ? 0 : nil }
         while index < count {
-            var kind = byteKinds[Int(buffer[index])]
+            var kind = byteKinds[Int(bytes[index])]
             if kind == .separator {
                 index += 1
                 continue
@@ -111,15 +120,15 @@ public struct PlainRequestLine: Equatable, Sendable {
                 if kind == .equals && equals < 0 { equals = index }
                 index += 1
                 guard index < count else { break }
-                kind = byteKinds[Int(buffer[index])]
+                kind = byteKinds[Int(bytes[index])]
                 if kind == .separator { break }
             }
             var isKeyValue = false
             if equals > start {
-                isKeyValue = RequestParser.isKeyByte(buffer[start], first: true)
+                isKeyValue = RequestParser.isKeyByte(bytes[start], first: true)
                 var i = start + 1
                 while isKeyValue && i < equals {
-                    isKeyValue = RequestParser.isKeyByte(buffer[i], first: false)
+                    isKeyValue = RequestParser.isKeyByte(bytes[i], first: false)
                     i += 1
                 }
             }

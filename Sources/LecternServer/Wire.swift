@@ -173,12 +173,11 @@ enum Wire {
             if seenPoint { decimals += 1 }
         }
         guard digits > 0, !seenPoint || decimals > 0 else { return nil }
-        let magnitude = Double(mantissa) / powersOfTen[decimals]
+        // 10^decimals, exact (every power of ten to 10^22 is a double).
+        var divisor = 1.0
+        for _ in 0..<decimals { divisor *= 10 }
+        let magnitude = Double(mantissa) / divisor
         return negative ? -magnitude : magnitude
-    }
-
-    private static let powersOfTen: [Double] = (0...15).map { pow10 in
-        (0..<pow10).reduce(1.0) { value, _ in value * 10 }
     }
 
     /// A whole number within `range`, or `ERR NUMBER` naming the argument.
