@@ -29,6 +29,9 @@ struct LoadOptions: Equatable {
     var depth = 1
     /// Requests (taps for fanout) per second over all connections; 0 is closed loop.
     var rate: Double = 0
+    /// Open loop: the pacer wakes the loop at most this often (µs); every
+    /// request due by then goes out on that wake-up. 0: at every scheduled time.
+    var wakeMicroseconds: Double = 50
     var durationSeconds: Double = 10
     var warmupSeconds: Double = 1
     var timeoutSeconds: Double = 5
@@ -86,6 +89,7 @@ struct LoadOptions: Equatable {
             case "--threads": options.threads = try number(flag, try value(), in: 1...maximumThreads)
             case "--depth": options.depth = try number(flag, try value(), in: 1...maximumDepth)
             case "--rate": options.rate = try decimal(flag, try value(), in: 0...10_000_000)
+            case "--wake-every": options.wakeMicroseconds = try decimal(flag, try value(), in: 0...10_000)
             case "--duration": options.durationSeconds = try decimal(flag, try value(), in: 0.1...maximumSeconds)
             case "--warmup": options.warmupSeconds = try decimal(flag, try value(), in: 0...600)
             case "--timeout": options.timeoutSeconds = try decimal(flag, try value(), in: 0.01...600)
@@ -176,6 +180,10 @@ struct LoadOptions: Equatable {
       --depth N               closed loop: requests outstanding per connection (default 1: no pipelining)
       --rate R                open loop: R requests (fanout: taps) per second in all, on a fixed
                               schedule; latency counts from the scheduled send time (default 0: closed loop)
+      --wake-every MICROS     open loop: wake to send at most every MICROS µs, sending all that is due
+                              (a request waits at most that long, and the wait counts in its latency);
+                              0 wakes at every scheduled time, costing the client a wake-up per request
+                              (default 50)
       --duration SECONDS      measured time (default 10)
       --warmup SECONDS        load before measuring, not counted (default 1)
       --timeout SECONDS       a reply (or event) later than this is a timeout error (default 5)

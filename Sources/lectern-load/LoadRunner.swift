@@ -211,7 +211,8 @@ final class LoadRunner: ConnectionOwner {
         scenario.loadDidStart(self)
         if options.rate > 0 {
             let pacer = PacerThread(wake: pacerWake, start: loadStart, interval: scheduleInterval,
-                                    firstSlot: scheduleIndex, slotStride: UInt64(share.threads), end: measureEnd)
+                                    firstSlot: scheduleIndex, slotStride: UInt64(share.threads), end: measureEnd,
+                                    minimumWakeInterval: MonotonicClock.nanoseconds(seconds: options.wakeMicroseconds / 1e6))
             self.pacer = pacer
             pacer.run()
         } else {

@@ -18,13 +18,14 @@ import Testing
         #expect(defaults.host == "127.0.0.1" && defaults.port == 7878)
         #expect(defaults.connections == 50 && defaults.depth == 1 && defaults.rate == 0 && defaults.threads == 1)
         #expect(defaults.durationSeconds == 10 && defaults.warmupSeconds == 1)
+        #expect(defaults.wakeMicroseconds == 50)
         #expect(!defaults.json)
     }
 
     @Test func parsesEveryFlag() throws {
         let parsed = try options([
             "raw", "--host", "127.0.0.2", "--port", "6379", "--connections", "500", "--threads", "8", "--depth", "16",
-            "--rate", "25000.5", "--duration", "30", "--warmup", "2", "--timeout", "1.5",
+            "--rate", "25000.5", "--wake-every", "200", "--duration", "30", "--warmup", "2", "--timeout", "1.5",
             "--max-requests", "1000", "--json", "--no-progress", "--request", "PING", "--expect", "+PONG",
             "--width", "400", "--watchers", "999", "--views", "10", "--interval", "75",
             "--streams-per-connection", "4", "--mix", "tap=1,put=2",
@@ -32,6 +33,7 @@ import Testing
         #expect(parsed.scenario == .raw)
         #expect(parsed.host == "127.0.0.2" && parsed.port == 6379)
         #expect(parsed.connections == 500 && parsed.threads == 8 && parsed.depth == 16 && parsed.rate == 25000.5)
+        #expect(parsed.wakeMicroseconds == 200)
         #expect(parsed.durationSeconds == 30 && parsed.warmupSeconds == 2 && parsed.timeoutSeconds == 1.5)
         #expect(parsed.maximumRequests == 1000 && parsed.json && !parsed.progress)
         #expect(parsed.requestLine == "PING" && parsed.expectedPrefix == "+PONG")
@@ -62,7 +64,8 @@ import Testing
         ["--duration", "3500", "--warmup", "200"], ["--streams-per-connection", "101"],
         ["--mix", "tap=1,jump=2"], ["--mix", "tap=0"], ["--request", ""], ["--connections"],
         ["--bogus"], ["flood"], ["--threads", "0"], ["--threads", "65"], ["--threads", "two"],
-        ["--threads", "4", "--connections", "3"],
+        ["--threads", "4", "--connections", "3"], ["--wake-every", "-1"], ["--wake-every", "10001"],
+        ["--wake-every", "soon"],
     ])
     func outOfBoundsAndUnknownFlagsAreUsageErrors(arguments: [String]) {
         #expect(throws: LoadOptions.UsageError.self) { try LoadOptions.parse(arguments) }

@@ -38,6 +38,21 @@ import Testing
         #expect(run.report["completed"] as? Int == 1000)
     }
 
+    /// Wake-ups coarser than the schedule (every 5 ms, requests every 2 ms)
+    /// still send every request, all that is due at each wake-up, and the
+    /// wait shows in the client's lateness.
+    @Test func coarseWakeUpsSendEveryScheduledRequest() throws {
+        let daemon = try BuiltProcess.Daemon([])
+        let run = try BuiltProcess.load([
+            "tap", "--port", "\(daemon.port)", "--connections", "20", "--rate", "500", "--wake-every", "5000",
+            "--duration", "2", "--warmup", "0.2", "--timeout", "20",
+        ])
+        expectClean(run)
+        #expect(run.report["completed"] as? Int == 1000)
+        let lag = try #require(run.report["send_lag_ms"] as? [String: Any], "\(run.report)")
+        #expect((lag["max"] as? Double ?? 0) >= 2, "a request waited for the next wake-up: \(lag)")
+    }
+
     @Test func everyWatcherGetsEveryTap() throws {
         let daemon = try BuiltProcess.Daemon([])
         let run = try BuiltProcess.load([
