@@ -257,6 +257,11 @@ public struct PlainRequestLine: Equatable, Sendable {
         @inlinable
         func positionalRange(_ n: Int) -> Range<Int>? {
             guard n >= 0, n < positionalCount else { return nil }
+            if positionalCount == range.count {
+                // No key=value arguments (the common case): the n-th argument.
+                let token = tokens[range.lowerBound + n]
+                return Int(token.start)..<Int(token.end)
+            }
             var seen = 0
             for i in range where tokens[i].equals == Token.none {
                 if seen == n { return Int(tokens[i].start)..<Int(tokens[i].end) }

@@ -168,9 +168,10 @@ enum Wire {
                 continue
             }
             guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9"), digits < 15 else { return nil }
-            mantissa = mantissa * 10 + Int(byte - UInt8(ascii: "0"))
-            digits += 1
-            if seenPoint { decimals += 1 }
+            // Below 10^15 by the guard: no overflow to check.
+            mantissa = mantissa &* 10 &+ Int(byte &- UInt8(ascii: "0"))
+            digits &+= 1
+            if seenPoint { decimals &+= 1 }
         }
         guard digits > 0, !seenPoint || decimals > 0 else { return nil }
         // 10^decimals, exact (every power of ten to 10^22 is a double).
