@@ -119,6 +119,8 @@ public struct PlainRequestLine: Equatable, Sendable {
                 if kind == .other { return nil }
                 if kind == .equals && equals < 0 { equals = index }
                 index += 1
+                // The bulk of a token: word bytes, one test each.
+                while index < count && byteKinds[Int(bytes[index])] == .word { index += 1 }
                 guard index < count else { break }
                 kind = byteKinds[Int(bytes[index])]
                 if kind == .separator { break }

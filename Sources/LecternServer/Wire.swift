@@ -61,22 +61,23 @@ enum Wire {
 
         /// A whole number in decimal.
         mutating func write(decimal value: Int) {
+            if value < 0 { write(byte: UInt8(ascii: "-")) }
             var magnitude = value.magnitude
-            var digits = 1
-            var scale: UInt = 10
-            while digits < 20 && magnitude >= scale {
-                digits += 1
-                if scale > UInt.max / 10 { break }
-                scale *= 10
+            if magnitude < 10 {
+                write(byte: UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude))
+                return
             }
-            let start = reserve(digits + (value < 0 ? 1 : 0))
-            if value < 0 { start.pointee = UInt8(ascii: "-") }
-            var at = start + digits + (value < 0 ? 1 : 0)
-            repeat {
-                at -= 1
-                at.pointee = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                magnitude /= 10
-            } while magnitude > 0
+            // Digits from the right into a 20-byte scratch (UInt.max has 20), then one copy.
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { scratch in
+                var at = 20
+                repeat {
+                    at &-= 1
+                    scratch[at] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
+                    magnitude /= 10
+                } while magnitude > 0
+                let digits = 20 &- at
+                reserve(digits).update(from: scratch.baseAddress! + at, count: digits)
+            }
         }
 
         /// A number as ``Wire/number(_:)`` writes it.
