@@ -24,6 +24,14 @@ enum ReplyLine {
 final class EncodedDataLines {
     let lines: [String]
     let encoded: [UInt8]
+    /// For Redis clients: the array header of a reply made of these lines
+    /// and a status, then the lines as bulk strings (made on first use).
+    private(set) lazy var respEncoded: [UInt8] = {
+        var bytes: [UInt8] = []
+        RESP.header(UInt8(ascii: "*"), count: lines.count + 1, into: &bytes)
+        for line in lines { RESP.bulkString(line, into: &bytes) }
+        return bytes
+    }()
 
     init(_ lines: [String]) {
         self.lines = lines

@@ -204,8 +204,7 @@ final class Connection {
     func reply(data: EncodedDataLines, tag: String?, status: (inout Wire.ShortLine) -> Void) {
         let isRESP = replyFraming == .resp
         if isRESP {
-            RESP.header(UInt8(ascii: "*"), count: data.lines.count + 1, into: &output)
-            for line in data.lines { RESP.bulkString(line, into: &output) }
+            data.respEncoded.withUnsafeBufferPointer { output.append(contentsOf: $0) }
         } else {
             // Borrowed, not retained, for the copy.
             data.encoded.withUnsafeBufferPointer { output.append(contentsOf: $0) }

@@ -120,6 +120,12 @@ extension Server {
             handler: { context in
                 guard let message = context.arguments.first else { return .reply(Reply("PONG")) }
                 return .reply(Reply(ReplyEncoder.quote(message)))
+            },
+            // Health checks and keep-alives send a bare PING, often: answered without a Request.
+            plainHandler: { _, line, connection in
+                guard line.positionalCount == 0, line.keyedCount == 0 else { return false }
+                connection.reply(Reply("PONG"), tag: line.tagString)
+                return true
             }),
         Command(
             name: "HELP", syntax: "[command]", minimumArguments: 0, maximumArguments: 1,

@@ -9,6 +9,12 @@ import Testing
         let client = try daemon.connect()
         #expect(try client.request("PING") == ["OK PONG"])
         #expect(try client.request("ping \"hello there\"") == [#"OK "hello there""#])
+        // A bare PING takes the plain-line path; these take the parsed one
+        // (or do both): every spelling answers as PROTOCOL.md says.
+        #expect(try client.request("  pInG  ") == ["OK PONG"])
+        #expect(try client.request("@hc PING") == ["@hc OK PONG"])
+        #expect(try client.request("PING hello") == ["OK \"hello\""])
+        #expect(try client.request("PING x=1") == ["OK PONG"])
 
         let help = try client.request("HELP")
         #expect(help.last?.hasSuffix("commands; HELP <command> for one") == true)
