@@ -60,6 +60,11 @@ public struct LineDecoder: Sendable {
         buffer.append(contentsOf: UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt8.self), count: bytes.count))
     }
 
+    /// Runs `body` on the bytes received but not yet returned, without consuming them.
+    public func withBufferedBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        buffer.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[readIndex...])) }
+    }
+
     /// The buffered byte `offset` bytes past the read position, if it has arrived.
     public func peekByte(at offset: Int) -> UInt8? {
         readIndex + offset < buffer.count ? buffer[readIndex + offset] : nil

@@ -24,6 +24,48 @@ public enum RESP {
         return count
     }
 
+    /// The most elements ``wholeArray(in:limit:ranges:)`` reads; longer
+    /// arrays are read by the decoder line by line.
+    static let wholeArrayMaximumElements = 16
+
+    /// If `bytes` starts with a whole array request in strict form (`*N`
+    /// with 1 ≤ N ≤ ``wholeArrayMaximumElements``, then N bulk strings of
+    /// at most `limit` bytes, every line ending in CRLF, digits only), its
+    /// length in bytes, with the elements' ranges (from the start of
+    /// `bytes`) in `ranges`. Nil for anything else, including a request
+    /// not all here yet and every malformed one: the decoder's line-by-line
+    /// reading handles those, and says what is wrong.
+    static func wholeArray(in bytes: UnsafeBufferPointer<UInt8>, limit: Int, ranges: inout [Range<Int>]) -> Int? {
+        ranges.removeAll(keepingCapacity: true)
+        var index = 0
+        /// The digits at `index` up to CRLF (at most 18), moving past the CRLF.
+        func number() -> Int? {
+            var value = 0
+            var digits = 0
+            while index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") {
+                guard digits < 18 else { return nil }
+                value = value &* 10 &+ Int(bytes[index] &- UInt8(ascii: "0"))
+                digits += 1
+                index += 1
+            }
+            guard digits > 0, index + 1 < bytes.count, bytes[index] == 0x0D, bytes[index + 1] == 0x0A else { return nil }
+            index += 2
+            return value
+        }
+        guard bytes.count > 0, bytes[0] == UInt8(ascii: "*") else { return nil }
+        index = 1
+        guard let count = number(), count >= 1, count <= wholeArrayMaximumElements else { return nil }
+        for _ in 0..<count {
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "$") else { return nil }
+            index += 1
+            guard let length = number(), length <= limit, length <= bytes.count - index - 2 else { return nil }
+            guard bytes[index + length] == 0x0D, bytes[index + length + 1] == 0x0A else { return nil }
+            ranges.append(index..<(index + length))
+            index += length + 2
+        }
+        return index
+    }
+
     /// The byte count from a `$N` header line.
     static func bulkLength(_ header: ArraySlice<UInt8>, limit: Int) throws -> Int {
         guard let first = header.first else {

@@ -53,6 +53,8 @@ public struct RequestDecoder: Sendable {
     private var lines: LineDecoder
     /// The elements of the RESP request being read (reused from request to request).
     private var elements = RESP.Elements()
+    /// Where each element of a whole RESP request lies (reused from request to request).
+    private var elementRanges: [Range<Int>] = []
     private var state = State.line
     private var failed = false
 
@@ -96,6 +98,7 @@ public struct RequestDecoder: Sendable {
             case .line:
                 if lines.peekByte(at: 0) == UInt8(ascii: "*") {
                     lastFraming = .resp
+                    if let item = nextWholeRESPRequest() { return item }
                     guard let line = nextLine() else { return nil }
                     switch line {
                     case .failure(let item): return item
@@ -147,14 +150,7 @@ public struct RequestDecoder: Sendable {
                     continue
                 }
                 state = .line
-                if yieldsPlainLines, let plain = elements.plainLine() { return .plain(plain) }
-                do {
-                    return .request(try RESP.request(from: elements))
-                } catch let error as ProtocolError {
-                    return .failure(error, tag: nil, closesConnection: false)
-                } catch {
-                    continue
-                }
+                if let item = finishedRESPRequest() { return item }
 
             case .literal(var request, let count):
                 guard let bytes = lines.nextBytes(count: count) else { return nil }
@@ -207,6 +203,36 @@ public struct RequestDecoder: Sendable {
             }
         }
         return nil
+    }
+
+    /// The request of the RESP elements just read (the plain line, when
+    /// plain lines are wanted and the elements are plain tokens).
+    private mutating func finishedRESPRequest() -> Item? {
+        if yieldsPlainLines, let plain = elements.plainLine() { return .plain(plain) }
+        do {
+            return .request(try RESP.request(from: elements))
+        } catch let error as ProtocolError {
+            return .failure(error, tag: nil, closesConnection: false)
+        } catch {
+            return nil
+        }
+    }
+
+    /// A RESP array request that is buffered whole and in strict form (see
+    /// ``RESP/wholeArray(in:limit:ranges:)``), read in one step, as most
+    /// requests arrive: the same request as reading it line by line, without
+    /// a state change per line. Nil, having consumed nothing, otherwise.
+    private mutating func nextWholeRESPRequest() -> Item? {
+        let limit = maximumPayloadLength
+        guard let length = lines.withBufferedBytes({ RESP.wholeArray(in: $0, limit: limit, ranges: &elementRanges) }),
+            let request = lines.nextBytes(count: length)
+        else { return nil }
+        elements.removeAll()
+        for range in elementRanges {
+            elements.append(request[(request.startIndex + range.lowerBound)..<(request.startIndex + range.upperBound)])
+        }
+        // (RESP.request throws only ProtocolErrors: the fallback is never used.)
+        return finishedRESPRequest() ?? .failure(ProtocolError(.syntax, "RESP protocol error"), tag: nil, closesConnection: false)
     }
 
     private enum LineResult {

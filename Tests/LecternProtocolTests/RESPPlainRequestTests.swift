@@ -212,4 +212,49 @@ import Testing
         }
         #expect(decoder.next() == nil)
     }
+
+    /// A request that is buffered whole is read in one step
+    /// (``RESP/wholeArray(in:limit:ranges:)``); the same bytes arriving one at
+    /// a time are read line by line. Both give the same items, plain and
+    /// general, for arrays of up to 20 elements (past the one-step limit of
+    /// 16) with empty, binary and key=value elements, and for a malformed
+    /// tail, whose error both report the same way.
+    @Test func wholeAndByteByByteArrivalsAgree() throws {
+        let bytes: [UInt8] = [UInt8(ascii: "a"), UInt8(ascii: "="), UInt8(ascii: " "), 0xFF, UInt8(ascii: "7"), UInt8(ascii: "P")]
+        var random = SplitMix64(seed: 0xB17E)
+        var stream: [UInt8] = []
+        for _ in 0..<2_000 {
+            var elements: [[UInt8]] = []
+            for _ in 0..<(1 + Int(random.next() % 20)) {
+                elements.append((0..<Int(random.next() % 12)).map { _ in bytes[Int(random.next() % UInt64(bytes.count))] })
+            }
+            stream += resp(elements)
+        }
+        stream += Array("*2\r\n$3\r\nTAP\r\n$2\r\nabc\r\n".utf8)
+        for plain in [false, true] {
+            var whole = decoder(plain: plain)
+            whole.append(stream)
+            var trickled = decoder(plain: plain)
+            var offset = 0
+            var count = 0
+            var last: RequestDecoder.Item?
+            while let want = whole.next() {
+                last = want
+                var got = trickled.next()
+                while got == nil && offset < stream.count {
+                    trickled.append(stream[offset...offset])
+                    offset += 1
+                    got = trickled.next()
+                }
+                #expect(got == want, "item \(count)")
+                count += 1
+            }
+            #expect(count == 2_001)
+            guard case .failure(_, _, closesConnection: true)? = last else {
+                Issue.record("the malformed tail was not reported last: \(String(describing: last))")
+                continue
+            }
+            #expect(whole.next() == nil && trickled.next() == nil)
+        }
+    }
 }
