@@ -430,7 +430,12 @@ final class LoadRunner: ConnectionOwner {
         case .waitingForStart:
             break
         case .running:
-            if now >= measureEnd { beginDrain(now: now) }
+            if now >= measureEnd {
+                // Requests scheduled before the end whose wake-up has not
+                // come yet (see --wake-every) still go out.
+                if options.rate > 0 { pace() }
+                beginDrain(now: now)
+            }
         case .draining:
             finishIfDrained(now: now)
         case .finished:

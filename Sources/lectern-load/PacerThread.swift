@@ -71,7 +71,8 @@ final class PacerThread: @unchecked Sendable {
         while !stopped.load(ordering: .acquiring) {
             let scheduled = start + UInt64(Double(slot) * interval)
             guard scheduled < end else { return }
-            let due = max(scheduled, earliest)
+            // Never later than the end: the last requests are due before it.
+            let due = min(max(scheduled, earliest), end)
             let now = MonotonicClock.now()
             if due > now {
                 sleep(until: min(due, now + Self.slice))
