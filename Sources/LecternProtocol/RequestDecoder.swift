@@ -150,7 +150,7 @@ public struct RequestDecoder: Sendable {
                     continue
                 }
                 state = .line
-                if let item = finishedRESPRequest() { return item }
+                return finishedRESPRequest()
 
             case .literal(var request, let count):
                 guard let bytes = lines.nextBytes(count: count) else { return nil }
@@ -207,14 +207,13 @@ public struct RequestDecoder: Sendable {
 
     /// The request of the RESP elements just read (the plain line, when
     /// plain lines are wanted and the elements are plain tokens).
-    private mutating func finishedRESPRequest() -> Item? {
+    private mutating func finishedRESPRequest() -> Item {
         if yieldsPlainLines, let plain = elements.plainLine() { return .plain(plain) }
         do {
             return .request(try RESP.request(from: elements))
-        } catch let error as ProtocolError {
-            return .failure(error, tag: nil, closesConnection: false)
         } catch {
-            return nil
+            // RESP.request throws only ProtocolErrors.
+            return .failure(error as? ProtocolError ?? ProtocolError(.syntax, "RESP protocol error"), tag: nil, closesConnection: false)
         }
     }
 
@@ -231,8 +230,7 @@ public struct RequestDecoder: Sendable {
         for range in elementRanges {
             elements.append(request[(request.startIndex + range.lowerBound)..<(request.startIndex + range.upperBound)])
         }
-        // (RESP.request throws only ProtocolErrors: the fallback is never used.)
-        return finishedRESPRequest() ?? .failure(ProtocolError(.syntax, "RESP protocol error"), tag: nil, closesConnection: false)
+        return finishedRESPRequest()
     }
 
     private enum LineResult {

@@ -23,12 +23,12 @@ final class Connection {
     let id: UInt64
     let peer: String
     /// The server outlives every connection (it closes them all before it
-    /// goes), so no reference counting is needed to reach it.
-    unowned(unsafe) let server: Server
-    /// The same, for the per-request paths: a call through
-    /// `_withUnsafeGuaranteedRef` is made without the retain and release
-    /// that turning `server` into a strong reference costs.
+    /// goes), so no reference counting is needed to reach it. The
+    /// per-request paths call it through `_withUnsafeGuaranteedRef`, which
+    /// spares even the retain and release of making ``server`` a strong
+    /// reference.
     private let unretainedServer: Unmanaged<Server>
+    var server: Server { unretainedServer.takeUnretainedValue() }
     let stream: UnsafeMutablePointer<uv_stream_t>
 
     // The decoder and the output are modified in place for every request;
@@ -61,7 +61,6 @@ final class Connection {
 
     init(id: UInt64, server: Server, stream: UnsafeMutablePointer<uv_stream_t>, isTCP: Bool) {
         self.id = id
-        self.server = server
         self.unretainedServer = Unmanaged.passUnretained(server)
         self.stream = stream
         self.decoder = RequestDecoder(
@@ -202,20 +201,15 @@ final class Connection {
     /// `status` (the text after `OK `), encoded straight into the output:
     /// the same bytes as ``reply(_:tag:)`` of the equivalent ``Reply``.
     func reply(data: EncodedDataLines, tag: String?, status: (inout Wire.ShortLine) -> Void) {
-        let isRESP = replyFraming == .resp
-        if isRESP {
+        // The memoised bytes are borrowed, not retained, for the copy.
+        if replyFraming == .resp {
             data.respEncoded.withUnsafeBufferPointer { output.append(contentsOf: $0) }
+            output.append(UInt8(ascii: "+"))
         } else {
-            // Borrowed, not retained, for the copy.
             data.encoded.withUnsafeBufferPointer { output.append(contentsOf: $0) }
-            if tag != nil { ReplyEncoder.okPrefix(tag: tag, into: &output) }
+            ReplyEncoder.okPrefix(tag: tag, into: &output)
         }
         Wire.ShortLine.append(to: &output) { line in
-            if isRESP {
-                line.write(byte: UInt8(ascii: "+"))
-            } else if tag == nil {
-                line.write("OK ")
-            }
             status(&line)
             line.write("\r\n")
         }

@@ -38,15 +38,7 @@ public enum Fuzzing {
     /// Runs one input through the daemon. Returns the reply bytes.
     @discardableResult
     public static func feed(_ input: UnsafeRawBufferPointer) -> [UInt8] {
-        guard let server = server() else { return [] }
-        var ends: [Int32] = [0, 0]
-        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &ends) == 0 else { return [] }
-        let client = ends[1]
-        _ = fcntl(client, F_SETFL, fcntl(client, F_GETFL) | O_NONBLOCK)
-        guard server.adopt(fileDescriptor: ends[0]) != nil else {
-            close(client)
-            return []
-        }
+        guard let server = server(), let client = server.connectInProcess() else { return [] }
         var output: [UInt8] = []
         var sent = 0
         var halfClosed = false

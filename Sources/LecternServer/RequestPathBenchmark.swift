@@ -34,16 +34,10 @@ public final class RequestPathBenchmark {
         Log.minimumLevel = .error
         server = try Server(configuration: configuration)
         server.start()
-        var ends: [Int32] = [0, 0]
-        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &ends) == 0 else {
-            throw StartError(description: "socketpair failed: errno \(errno)")
+        guard let client = server.connectInProcess() else {
+            throw StartError(description: "no in-process connection (socketpair or adoption failed, errno \(errno))")
         }
-        client = ends[1]
-        _ = fcntl(client, F_SETFL, fcntl(client, F_GETFL) | O_NONBLOCK)
-        guard server.adopt(fileDescriptor: ends[0]) != nil else {
-            Glibc.close(client)
-            throw StartError(description: "the daemon did not adopt the socket")
-        }
+        self.client = client
     }
 
     deinit {

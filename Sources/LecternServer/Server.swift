@@ -293,6 +293,21 @@ public final class Server {
         return connection
     }
 
+    /// A connection from this process: one end of a Unix socketpair,
+    /// adopted as a client; returns the other end (non-blocking) for the
+    /// caller to write requests to and read replies from, or nil.
+    func connectInProcess() -> Int32? {
+        var ends: [Int32] = [0, 0]
+        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &ends) == 0 else { return nil }
+        let client = ends[1]
+        _ = fcntl(client, F_SETFL, fcntl(client, F_GETFL) | O_NONBLOCK)
+        guard adopt(fileDescriptor: ends[0]) != nil else {
+            close(client)
+            return nil
+        }
+        return client
+    }
+
     func connectionDidClose(_ connection: Connection) {
         connections[connection.id] = nil
         typewriters.connectionDidClose(connection)

@@ -223,7 +223,8 @@ extension Server {
     }
 
     /// The document `id` names and the connection's view of it (its own
-    /// view or the document's default) with the cache of its layout, or nil
+    /// view or the document's default) with the cache of its layout, as the
+    /// session's remembered entry, or nil
     /// for an invalid id, no such document or no view. Remembers the
     /// answer for the next request to the same id: a reader sends one
     /// document's id over and over.
