@@ -89,9 +89,12 @@ extension TextLayout {
             }
         } else {
             let base = line.graphemes.lowerBound
+            // Where x would fall if the line's graphemes were equally wide.
+            let share = line.width > 0 ? (x - line.x) / line.width : 0
+            let guess = share > 0 && share < 1 ? Int(share * Double(line.contentEnd - base)) : 0
             found = graphemeX.withUnsafeBufferPointer { positions in
                 let slice = UnsafeBufferPointer(rebasing: positions[line.graphemes])
-                return (base, Self.lastIndex(atOrBefore: x, in: slice).map { base + $0 })
+                return (base, Self.lastIndex(atOrBefore: x, in: slice, near: guess).map { base + $0 })
             }
         }
         guard let g = found.candidate else { return (found.first, .before) }

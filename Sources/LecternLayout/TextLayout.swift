@@ -150,6 +150,33 @@ public final class TextLayout: Sendable {
         return base
     }
 
+    /// ``lastIndex(atOrBefore:in:)`` starting from a guess: steps from
+    /// `guess` to the answer when it is within a few elements, which reads
+    /// one or two cache lines where a binary search reads one per step (on
+    /// a tap, the line's positions are seldom in the cache, and each step
+    /// waits for the last), and falls back to the binary search otherwise.
+    @inline(__always)
+    static func lastIndex(atOrBefore value: Double, in values: UnsafeBufferPointer<Double>, near guess: Int) -> Int? {
+        guard let elements = values.baseAddress, values.count > 0, elements[0] <= value else { return nil }
+        let last = values.count - 1
+        var index = Swift.min(Swift.max(guess, 0), last)
+        let maximumSteps = 4
+        if elements[index] <= value {
+            for _ in 0..<maximumSteps {
+                guard index < last, elements[index + 1] <= value else { return index }
+                index += 1
+            }
+            guard index < last, elements[index + 1] <= value else { return index }
+            let rest = UnsafeBufferPointer(rebasing: values[(index + 1)...])
+            return index + 1 + (lastIndex(atOrBefore: value, in: rest) ?? -1)
+        }
+        for _ in 0..<maximumSteps {
+            index -= 1  // elements[0] <= value, so this stops at 0 at the latest
+            if elements[index] <= value { return index }
+        }
+        return lastIndex(atOrBefore: value, in: UnsafeBufferPointer(rebasing: values[..<index]))
+    }
+
     /// Whether grapheme `index` of `line` runs right-to-left on screen. Hanging
     /// spaces and separators take the paragraph's direction (UAX #9 L1).
     func isRightToLeft(grapheme index: Int, on line: LayoutLine) -> Bool {

@@ -19,25 +19,42 @@ enum ReplyLine {
 
 /// Text data lines kept with their line-protocol encoding (`* text` CRLF
 /// each), for replies that are memoised and sent over and over (a
-/// sentence's highlight): sending them is one copy. A class, so that
-/// handing one out of the cache is one retain.
+/// sentence's highlight): sending them is one copy. A class, so that the
+/// cache hands one out by reference; the bytes are in memory of its own
+/// (not an array), so copying them out takes no reference count either.
 final class EncodedDataLines {
     let lines: [String]
-    let encoded: [UInt8]
+    /// The lines as data lines of the line protocol.
+    let encoded: UnsafeBufferPointer<UInt8>
     /// For Redis clients: the array header of a reply made of these lines
     /// and a status, then the lines as bulk strings (made on first use).
-    private(set) lazy var respEncoded: [UInt8] = {
+    var respEncoded: UnsafeBufferPointer<UInt8> {
+        if let resp { return resp }
         var bytes: [UInt8] = []
         RESP.header(UInt8(ascii: "*"), count: lines.count + 1, into: &bytes)
         for line in lines { RESP.bulkString(line, into: &bytes) }
-        return bytes
-    }()
+        let made = Self.copy(bytes)
+        resp = made
+        return made
+    }
+    private var resp: UnsafeBufferPointer<UInt8>?
 
     init(_ lines: [String]) {
         self.lines = lines
         var encoded: [UInt8] = []
         for line in lines { ReplyEncoder.data(line, into: &encoded) }
-        self.encoded = encoded
+        self.encoded = Self.copy(encoded)
+    }
+
+    deinit {
+        encoded.deallocate()
+        resp?.deallocate()
+    }
+
+    private static func copy(_ bytes: [UInt8]) -> UnsafeBufferPointer<UInt8> {
+        let memory = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: bytes.count)
+        _ = memory.initialize(from: bytes)
+        return UnsafeBufferPointer(memory)
     }
 }
 

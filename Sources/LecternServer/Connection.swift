@@ -200,13 +200,13 @@ final class Connection {
     /// A reply of memoised data lines and a status line written by
     /// `status` (the text after `OK `), encoded straight into the output:
     /// the same bytes as ``reply(_:tag:)`` of the equivalent ``Reply``.
-    func reply(data: EncodedDataLines, tag: String?, status: (inout Wire.ShortLine) -> Void) {
-        // The memoised bytes are borrowed, not retained, for the copy.
+    /// The lines are unretained (see ``Document/highlight(_:layout:unit:)``).
+    func reply(data: Unmanaged<EncodedDataLines>, tag: String?, status: (inout Wire.ShortLine) -> Void) {
         if replyFraming == .resp {
-            data.respEncoded.withUnsafeBufferPointer { output.append(contentsOf: $0) }
+            output.append(contentsOf: data._withUnsafeGuaranteedRef { $0.respEncoded })
             output.append(UInt8(ascii: "+"))
         } else {
-            data.encoded.withUnsafeBufferPointer { output.append(contentsOf: $0) }
+            output.append(contentsOf: data._withUnsafeGuaranteedRef { $0.encoded })
             ReplyEncoder.okPrefix(tag: tag, into: &output)
         }
         Wire.ShortLine.append(to: &output) { line in

@@ -67,14 +67,17 @@ extension Document {
     /// geometry costs far more than looking it up.
     func highlightLines(_ sentence: Sentence, layout: TextLayout?, unit: OffsetUnit) -> [String] {
         guard let layout else { return [sentenceLine(sentence, unit: unit)] }
-        return highlight(sentence, layout: layout, unit: unit).lines
+        return highlight(sentence, layout: layout, unit: unit).takeUnretainedValue().lines
     }
 
     /// ``highlightLines(_:layout:unit:)`` with the lines also encoded as a
     /// reply's data lines, ready to copy into a connection's output.
-    func highlight(_ sentence: Sentence, layout: TextLayout, unit: OffsetUnit) -> EncodedDataLines {
+    ///
+    /// Unretained: the document holds the lines until it drops its
+    /// highlights (a change to it or to its layouts), so use them at once.
+    func highlight(_ sentence: Sentence, layout: TextLayout, unit: OffsetUnit) -> Unmanaged<EncodedDataLines> {
         var table = highlightTable(for: layout, unit: unit)
-        if let lines = table.lines[sentence.number] { return lines }
+        if let lines = table._withUnsafeGuaranteedRef({ $0.unretainedLines(sentence.number) }) { return lines }
         if cachedHighlightCount >= Document.maximumCachedHighlights {
             dropHighlights()
             table = highlightTable(for: layout, unit: unit)
@@ -84,18 +87,20 @@ extension Document {
             "rects \(Wire.rects(layout.selectionRects(for: sentence.content)))",
             "outline \(Wire.outline(layout.outline(for: sentence.content)))",
         ])
-        table.lines[sentence.number] = lines
+        table._withUnsafeGuaranteedRef { $0.lines[sentence.number] = lines }
         cachedHighlightCount += 1
-        return lines
+        return Unmanaged.passUnretained(lines)
     }
 
-    private func highlightTable(for layout: TextLayout, unit: OffsetUnit) -> HighlightTable {
+    /// The highlight table for a layout and unit, unretained (``highlightTables`` holds it).
+    private func highlightTable(for layout: TextLayout, unit: OffsetUnit) -> Unmanaged<HighlightTable> {
         let key = HighlightKey(layout: ObjectIdentifier(layout), unit: unit)
         if let recent = recentHighlightTable, recent.key == key { return recent.table }
         let table = highlightTables[key] ?? HighlightTable(sentenceCount: sentences.count)
         highlightTables[key] = table
-        recentHighlightTable = (key, table)
-        return table
+        let reference = Unmanaged.passUnretained(table)
+        recentHighlightTable = (key, reference)
+        return reference
     }
 
     /// Forgets every formatted highlight (the text or a layout changed).

@@ -57,9 +57,10 @@ final class Document {
     /// Formatted highlights (``highlight(_:layout:unit:)``): per layout and
     /// unit, a table by sentence number. Dropped on every change.
     var highlightTables: [HighlightKey: HighlightTable] = [:]
-    /// The table used last: readers tap one layout over and over, and this
-    /// spares hashing its key on each tap.
-    var recentHighlightTable: (key: HighlightKey, table: HighlightTable)?
+    /// The table used last, unretained (``highlightTables`` holds it):
+    /// readers tap one layout over and over, and this spares hashing its
+    /// key, and reference counting, on each tap.
+    var recentHighlightTable: (key: HighlightKey, table: Unmanaged<HighlightTable>)?
     /// Highlights in all tables, kept below ``maximumCachedHighlights``.
     var cachedHighlightCount = 0
     static let maximumCachedHighlights = 4096
@@ -170,6 +171,11 @@ final class HighlightTable {
     var lines: [EncodedDataLines?]
 
     init(sentenceCount: Int) { lines = Array(repeating: nil, count: sentenceCount) }
+
+    /// Sentence `number`'s lines, if formatted, unretained (this table holds them).
+    func unretainedLines(_ number: Int) -> Unmanaged<EncodedDataLines>? {
+        lines[number].map(Unmanaged.passUnretained)
+    }
 }
 
 /// Text plus its segmentation, built together (off the loop thread for

@@ -45,7 +45,12 @@ final class Session {
     /// The document, view and layout cache the last view command resolved
     /// (see ``Server/documentAndView(_:on:)``): readers tap one document
     /// over and over, and this spares two dictionary lookups for each tap.
-    var recentView: RecentView?
+    var recentView: RecentView? {
+        didSet { recentViewReference = recentView.map(Unmanaged.passUnretained) }
+    }
+    /// ``recentView`` unretained (this session holds it), for the request
+    /// path to check without reference counting.
+    private(set) var recentViewReference: Unmanaged<RecentView>?
 
     /// A class, so that checking it on each request copies nothing.
     final class RecentView {

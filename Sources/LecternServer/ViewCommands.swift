@@ -204,19 +204,21 @@ extension Server {
                 guard let value = Wire.plainDouble(text) else { return false }
                 slop = value
             }
+            // Reached without retains: the session holds the remembered
+            // view, the registry the document and the cache the layout for
+            // the whole of this call (nothing below replaces them).
             guard let view = documentAndView(id, on: connection) else { return false }
-            // Reached without retains: the registry holds the document, the
-            // session the remembered view and the cache the layout for the
-            // whole of this call (nothing below replaces them).
-            return Unmanaged.passUnretained(view.document)._withUnsafeGuaranteedRef { document in
-                guard let layout = view.cache.layout(for: document) else { return false }
-                return Unmanaged.passUnretained(layout)._withUnsafeGuaranteedRef { layout in
-                    let point = PointHit(document: document, layout: layout, x: x, y: y, slop: slop)
-                    let tag = line.tagString
-                    if case .reply(let reply) = tap(point, document: document, layout: layout, connection: connection, tag: tag) {
-                        connection.reply(reply, tag: tag)
+            return view._withUnsafeGuaranteedRef { view in
+                Unmanaged.passUnretained(view.document)._withUnsafeGuaranteedRef { document in
+                    guard let layout = view.cache.unretainedLayout(for: document) else { return false }
+                    return layout._withUnsafeGuaranteedRef { layout in
+                        let point = PointHit(document: document, layout: layout, x: x, y: y, slop: slop)
+                        let tag = line.tagString
+                        if case .reply(let reply) = tap(point, document: document, layout: layout, connection: connection, tag: tag) {
+                            connection.reply(reply, tag: tag)
+                        }
+                        return true
                     }
-                    return true
                 }
             }
         }
@@ -228,15 +230,20 @@ extension Server {
     /// for an invalid id, no such document or no view. Remembers the
     /// answer for the next request to the same id: a reader sends one
     /// document's id over and over.
-    func documentAndView(_ id: UnsafeBufferPointer<UInt8>, on connection: Connection) -> Session.RecentView? {
+    ///
+    /// Unretained: the session holds the entry until its next call here.
+    func documentAndView(_ id: UnsafeBufferPointer<UInt8>, on connection: Connection) -> Unmanaged<Session.RecentView>? {
         let session = connection.session
-        if let recent = session.recentView, recent.registryGeneration == documents.generation,
-            recent.viewGeneration == session.viewGeneration,
-            recent.id.count == id.count,
-            recent.id.withUnsafeBufferPointer({ known in memcmp(known.baseAddress!, id.baseAddress!, id.count) == 0 }),
-            recent.defaultViewGeneration == recent.document.defaultViewGeneration
+        if let reference = session.recentViewReference,
+            reference._withUnsafeGuaranteedRef({ recent in
+                recent.registryGeneration == documents.generation
+                    && recent.viewGeneration == session.viewGeneration
+                    && recent.id.count == id.count
+                    && recent.id.withUnsafeBufferPointer { known in memcmp(known.baseAddress!, id.baseAddress!, id.count) == 0 }
+                    && recent.defaultViewGeneration == recent.document.defaultViewGeneration
+            })
         {
-            return recent
+            return reference
         }
         guard Wire.isDocumentID(id), let document = documents[String(decoding: id, as: UTF8.self)],
             let (spec, cache) = session.viewWithCache(of: document)
@@ -245,7 +252,7 @@ extension Server {
             id: Array(id), registryGeneration: documents.generation, viewGeneration: session.viewGeneration,
             defaultViewGeneration: document.defaultViewGeneration, document: document, spec: spec, cache: cache)
         session.recentView = recent
-        return recent
+        return session.recentViewReference
     }
 
     fileprivate func attach(_ context: CommandContext) throws -> CommandOutcome {
@@ -301,7 +308,7 @@ extension CommandContext {
     /// ``withView(_:)`` for a body that may send its reply itself.
     func withView(outcome body: (Document, TextLayout) throws -> CommandOutcome) throws -> CommandOutcome {
         var text = arguments[0]
-        guard let view = text.withUTF8({ server.documentAndView($0, on: connection) }) else {
+        guard let view = text.withUTF8({ server.documentAndView($0, on: connection) })?.takeUnretainedValue() else {
             // Not found: say why, in the order the checks apply.
             let id = try Wire.documentID(text)
             _ = try server.documents.require(id)

@@ -14,15 +14,24 @@ final class ViewLayoutCache {
     private var documentSerial: UInt64 = 0
     private var revision = -1
     private var layout: TextLayout?
+    /// ``layout`` unretained (this cache holds it).
+    private var layoutReference: Unmanaged<TextLayout>?
 
     /// The remembered layout, if it was made for this document at its current revision.
     func layout(for document: Document) -> TextLayout? {
         documentSerial == document.serial && revision == document.revision ? layout : nil
     }
 
+    /// ``layout(for:)`` without a retain, for a request answered at once:
+    /// valid until this cache remembers another layout.
+    func unretainedLayout(for document: Document) -> Unmanaged<TextLayout>? {
+        documentSerial == document.serial && revision == document.revision ? layoutReference : nil
+    }
+
     func remember(_ layout: TextLayout, for document: Document) {
         documentSerial = document.serial
         revision = document.revision
         self.layout = layout
+        layoutReference = Unmanaged.passUnretained(layout)
     }
 }

@@ -22,6 +22,34 @@ import Testing
         }
     }
 
+    /// The guessed search (a tap's grapheme, starting from where x would
+    /// fall on evenly spaced graphemes) answers as the binary search does,
+    /// whatever the guess: near, far, out of range, or on equal values.
+    @Test func searchFromAGuessAgreesWithTheBinarySearch() {
+        var generator = SplitMix64(seed: 9)
+        for _ in 0..<5000 {
+            let count = Int.random(in: 1...80, using: &generator)
+            var position = Double.random(in: -50...50, using: &generator).rounded()
+            let values: [Double] = (0..<count).map { _ in
+                position += [0, 0.5, 3, 7, 12.25].randomElement(using: &generator)!
+                return position
+            }
+            let value = Bool.random(using: &generator)
+                ? values.randomElement(using: &generator)!
+                : Double.random(in: (values[0] - 20)...(values[count - 1] + 20), using: &generator)
+            let guess = Int.random(in: -5...(count + 5), using: &generator)
+            values.withUnsafeBufferPointer { buffer in
+                let expected = TextLayout.lastIndex(atOrBefore: value, in: buffer)
+                #expect(TextLayout.lastIndex(atOrBefore: value, in: buffer, near: guess) == expected, "\(values) value \(value) guess \(guess)")
+                if let expected {
+                    #expect(values[expected] <= value && (expected + 1 == count || values[expected + 1] > value))
+                } else {
+                    #expect(values[0] > value)
+                }
+            }
+        }
+    }
+
     @Test func caretOfEveryGraphemeOffsetHitTestsBackToIt() {
         var checked = 0
         defer { #expect(checked > 2000) }
