@@ -59,6 +59,23 @@ public struct PlainRequestLine: Equatable, Sendable {
     /// (`{N}`, `<<WORD`), a key=value command or a tag without a command.
     /// Blank lines are not plain either.
     public init?(_ line: ArraySlice<UInt8>) {
+        guard let shape = Self.shape(of: line) else { return nil }
+        self.init(line, shape: shape)
+    }
+
+    /// What splitting a line found: its tokens and how to read them.
+    @usableFromInline
+    struct Shape {
+        @usableFromInline let tokens: InlineArray<8, Token>
+        @usableFromInline let tokenCount: Int
+        @usableFromInline let hasTag: Bool
+        @usableFromInline let positionalCount: Int
+    }
+
+    /// ``init(_:)`` in two steps, so that a decoder can hand its line over
+    /// (no reference count) once it knows the line is plain: the shape of
+    /// `line`, or nil if it is not plain.
+    static func shape(of line: ArraySlice<UInt8>) -> Shape? {
         guard line.count <= Self.maximumLength else { return nil }
         var tokens = InlineArray<8, Token>(repeating: Token(start: 0, end: 0, equals: Token.none))
         guard let count = line.withUnsafeBufferPointer({ Self.split($0, into: &tokens) }), count > 0 else { return nil }
@@ -72,11 +89,16 @@ public struct PlainRequestLine: Equatable, Sendable {
         }
         var positionalCount = 0
         for i in (commandIndex + 1)..<count where tokens[i].equals == Token.none { positionalCount += 1 }
+        return Shape(tokens: tokens, tokenCount: count, hasTag: hasTag, positionalCount: positionalCount)
+    }
+
+    /// A line whose ``shape(of:)`` is `shape`.
+    init(_ line: consuming ArraySlice<UInt8>, shape: Shape) {
         self.bytes = line
-        self.tokens = tokens
-        self.tokenCount = count
-        self.hasTag = hasTag
-        self.positionalCount = positionalCount
+        self.tokens = shape.tokens
+        self.tokenCount = shape.tokenCount
+        self.hasTag = shape.hasTag
+        self.positionalCount = shape.positionalCount
         self.framing = .line
     }
 

@@ -113,10 +113,14 @@ public struct RequestDecoder: Sendable {
                 }
                 guard let line = nextLine() else { return nil }
                 lastFraming = .line
-                switch line {
+                // Consumed, so that the line's bytes pass to the item
+                // without another reference count.
+                switch consume line {
                 case .failure(let item): return item
                 case .line(let bytes):
-                    if yieldsPlainLines, let plain = PlainRequestLine(bytes) { return .plain(plain) }
+                    if yieldsPlainLines, let shape = PlainRequestLine.shape(of: bytes) {
+                        return .plain(PlainRequestLine(consume bytes, shape: shape))
+                    }
                     if let item = decodeRequestLine(bytes) { return item }
                 }
 

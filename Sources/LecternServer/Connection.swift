@@ -118,7 +118,8 @@ final class Connection {
             lastActivity = now
             replyFraming = decoder.lastFraming
             if replyFraming == .resp { session.speaksRESP = true }
-            switch item {
+            // Consumed: the request's bytes pass to its handler without another reference count.
+            switch consume item {
             case .plain(let line):
                 unretainedServer._withUnsafeGuaranteedRef { $0.dispatch(line, on: self) }
             case .request(let request):

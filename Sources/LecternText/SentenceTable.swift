@@ -102,12 +102,19 @@ public struct SentenceTable: RandomAccessCollection, Sendable {
     @inlinable @inline(__always)
     public func sentence(containing offset: Int) -> Sentence? {
         guard let end = bounds.last, !isEmpty, offset >= 0, offset <= Int(end) else { return nil }
-        var low = 0, high = count
-        while low < high {
-            let mid = (low + high) / 2
-            if Int(bounds[mid + 1]) <= offset { low = mid + 1 } else { high = mid }
+        // The last sentence starting at or before the offset (the first
+        // when none does): halving a window, without bounds checks.
+        let number = bounds.withUnsafeBufferPointer { starts -> Int in
+            var base = 0
+            var window = count
+            while window > 1 {
+                let half = window &>> 1
+                if Int(starts[base &+ half]) <= offset { base &+= half }
+                window &-= half
+            }
+            return base
         }
-        return self[Swift.min(low, count - 1)]
+        return self[number]
     }
 
     /// All sentence ranges (with trailing whitespace), in order.
