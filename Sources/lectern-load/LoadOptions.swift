@@ -168,7 +168,8 @@ struct LoadOptions: Equatable {
                measures TAP send to the last watcher's "! TAP" event
       type     typewriter streams (TYPE); measures each tick's lateness against
                start + sum of intervals, and the share of ticks delivered
-      raw      sends --request, expects one reply line (Redis: raw --request PING --expect +PONG)
+      raw      sends --request, expects one reply line (Redis: raw --request PING --expect +PONG;
+               a Redis bulk string, $N and its N bytes, counts as one reply)
 
     Flags:
       --host ADDRESS          loopback address of the server (default 127.0.0.1)

@@ -79,7 +79,10 @@ enum FrameView {
 /// data lines (`* …`; `* {N}` announces N raw bytes and a CRLF) up to one
 /// final line (`[@tag] OK …` or `[@tag] ERR …`), and `! …` lines are events
 /// between replies. In `.singleLine` framing (the raw scenario, for other
-/// line protocols such as Redis's inline commands) every line is a reply.
+/// line protocols such as Redis's inline commands) every line is a reply,
+/// except that a Redis bulk string (`$N`, then N bytes and CRLF) is one
+/// reply whose final line is the `$N` header and whose one data line is
+/// the N bytes (so `GET` of a value measures as `PING` does).
 /// A line ends at LF; one CR directly before it is dropped (as
 /// `LineDecoder` does on the server side).
 ///
@@ -126,6 +129,8 @@ struct ReplyFramer {
     private var dataLines: [Range<Int>] = []
     private var literalLength: Int?
     private var expectsLiteralEnd = false
+    /// In single-line framing, the `$N` line of the bulk string being read.
+    private var bulkHeader: Range<Int>?
     /// The last frame was handed out: clear the state before the next.
     private var frameWasReturned = false
 
@@ -179,6 +184,7 @@ struct ReplyFramer {
             lineStart = 0
             scanned = 0
             dataLines.removeAll(keepingCapacity: true)
+            bulkHeader = nil
         }
         guard let base = bytes.baseAddress else { return nil }
         while true {
@@ -208,12 +214,20 @@ struct ReplyFramer {
             if expectsLiteralEnd {
                 expectsLiteralEnd = false
                 guard line.isEmpty else { throw unexpected(bytes, line) }
+                if let header = bulkHeader {
+                    return complete(ReplyView(bytes: UnsafeRawBufferPointer(rebasing: bytes[..<lineStart]), dataLineRanges: dataLines, finalLineRange: header))
+                }
                 continue
             }
+            let text = UnsafeRawBufferPointer(rebasing: bytes[line])
             if framing == .singleLine {
+                if let length = ReplyFramer.bulkLength(text) {
+                    bulkHeader = line
+                    literalLength = length
+                    continue
+                }
                 return complete(ReplyView(bytes: UnsafeRawBufferPointer(rebasing: bytes[..<lineStart]), dataLineRanges: [], finalLineRange: line))
             }
-            let text = UnsafeRawBufferPointer(rebasing: bytes[line])
             switch ReplyFramer.kind(of: text) {
             case .data:
                 if let length = ReplyFramer.literalLength(text) {
@@ -273,6 +287,18 @@ struct ReplyFramer {
         let length = word.utf8CodeUnitCount
         guard line.count >= length, line.count == length || line[length] == UInt8(ascii: " "), let base = line.baseAddress else { return false }
         return memcmp(base, word.utf8Start, length) == 0
+    }
+
+    /// N for a Redis bulk string's `$N` line (N ≥ 0; `$-1`, the null bulk
+    /// string, is a whole reply by itself).
+    static func bulkLength(_ line: UnsafeRawBufferPointer) -> Int? {
+        guard line.count >= 2, line.count <= 13, line[0] == UInt8(ascii: "$") else { return nil }
+        var value = 0
+        for digit in line[1...] {
+            guard (0x30...0x39).contains(digit) else { return nil }
+            value = value * 10 + Int(digit - 0x30)
+        }
+        return value
     }
 
     /// N for a `* {N}` line.

@@ -44,6 +44,17 @@ import Testing
         ])
     }
 
+    /// A Redis bulk string is one reply, however it is cut: the `$N` line
+    /// is its final line and the N bytes (CR, LF and all) its data line.
+    @Test(arguments: [1, 4, 1000])
+    func singleLineFramingReadsBulkStringsWhole(chunk: Int) throws {
+        #expect(try frames("$5\r\na\r\nbc\r\n+PONG\r\n$0\r\n\r\n$-1\r\n$3\r\nxyz\r\n", framing: .singleLine, chunk: chunk) == [
+            reply(["a\r\nbc"], "$5"), reply([], "+PONG"), reply([""], "$0"), reply([], "$-1"), reply(["xyz"], "$3"),
+        ])
+        // The bytes must be followed by CRLF.
+        #expect(throws: ReplyFramer.UnexpectedLine.self) { try frames("$3\r\nxyzW\r\n", framing: .singleLine, chunk: chunk) }
+    }
+
     @Test(arguments: ["OKAY\r\n", "hello\r\n", "* data\r\n! event inside a reply\r\n", "* {3}\r\nabcX\r\n"])
     func linesOutsideTheProtocolThrow(stream: String) {
         #expect(throws: ReplyFramer.UnexpectedLine.self) { try frames(stream, chunk: 100) }
