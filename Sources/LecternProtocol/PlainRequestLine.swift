@@ -278,7 +278,7 @@ public struct PlainRequestLine: Equatable, Sendable {
             self.positionalCount = positionalCount
         }
 
-        @inlinable
+        @inlinable @inline(__always)
         func positionalRange(_ n: Int) -> Range<Int>? {
             guard n >= 0, n < positionalCount else { return nil }
             if positionalCount == range.count {
@@ -321,7 +321,7 @@ public struct PlainRequestLine: Equatable, Sendable {
         @inlinable public var keyedCount: Int { tokens.range.count - tokens.positionalCount }
 
         /// The `n`-th positional argument's bytes.
-        @inlinable
+        @inlinable @inline(__always)
         public func positional(_ n: Int) -> UnsafeBufferPointer<UInt8>? {
             tokens.positionalRange(n).map { UnsafeBufferPointer(rebasing: buffer[$0]) }
         }

@@ -63,21 +63,21 @@ enum Wire {
         mutating func write(decimal value: Int) {
             if value < 0 { write(byte: UInt8(ascii: "-")) }
             var magnitude = value.magnitude
-            if magnitude < 10 {
-                write(byte: UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude))
-                return
+            // Count the digits, then write them from the right in place.
+            var digits = 1
+            var bound: UInt = 10
+            while magnitude >= bound && digits < 19 {
+                digits &+= 1
+                bound &*= 10
             }
-            // Digits from the right into a 20-byte scratch (UInt.max has 20), then one copy.
-            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { scratch in
-                var at = 20
-                repeat {
-                    at &-= 1
-                    scratch[at] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
-                    magnitude /= 10
-                } while magnitude > 0
-                let digits = 20 &- at
-                reserve(digits).update(from: scratch.baseAddress! + at, count: digits)
-            }
+            if magnitude >= bound { digits &+= 1 }  // 10^19 and above: 20 digits
+            let start = reserve(digits)
+            var at = digits
+            repeat {
+                at &-= 1
+                start[at] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
+                magnitude /= 10
+            } while at > 0
         }
 
         /// A number as ``Wire/number(_:)`` writes it.
