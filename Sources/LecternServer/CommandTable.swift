@@ -133,7 +133,15 @@ struct CommandTable {
     private var byName: [String: Int] = [:]
     /// The commands that have a ``Command/plainHandler``, by their names'
     /// ``PlainRequestLine/commandWord``.
-    private var plainHandlers: [(name: UInt64, handler: Command.PlainHandler)] = []
+    private var plainHandlers: [PlainEntry] = []
+
+    /// A named struct, not a tuple: a closure in an array's tuple is kept
+    /// behind a reabstraction thunk, whose context is retained and released
+    /// on every call.
+    private struct PlainEntry {
+        let name: UInt64
+        let handler: Command.PlainHandler
+    }
 
     init(_ commands: [Command]) {
         for command in commands { register(command) }
@@ -147,7 +155,7 @@ struct CommandTable {
             guard let word = PlainRequestLine.commandWord(command.name.utf8) else {
                 preconditionFailure("command \(command.name) has a plain handler but a name over 8 bytes")
             }
-            plainHandlers.append((word, handler))
+            plainHandlers.append(PlainEntry(name: word, handler: handler))
         }
     }
 
