@@ -166,9 +166,8 @@ public final class TextLayout: Sendable {
                 guard index < last, elements[index + 1] <= value else { return index }
                 index += 1
             }
-            guard index < last, elements[index + 1] <= value else { return index }
-            let rest = UnsafeBufferPointer(rebasing: values[(index + 1)...])
-            return index + 1 + (lastIndex(atOrBefore: value, in: rest) ?? -1)
+            // Still at or before the answer: search from here.
+            return index + (lastIndex(atOrBefore: value, in: UnsafeBufferPointer(rebasing: values[index...])) ?? 0)
         }
         for _ in 0..<maximumSteps {
             index -= 1  // elements[0] <= value, so this stops at 0 at the latest

@@ -292,19 +292,18 @@ struct ReplyFramer {
     /// N for a Redis bulk string's `$N` line (N ≥ 0; `$-1`, the null bulk
     /// string, is a whole reply by itself).
     static func bulkLength(_ line: UnsafeRawBufferPointer) -> Int? {
-        guard line.count >= 2, line.count <= 13, line[0] == UInt8(ascii: "$") else { return nil }
-        var value = 0
-        for digit in line[1...] {
-            guard (0x30...0x39).contains(digit) else { return nil }
-            value = value * 10 + Int(digit - 0x30)
-        }
-        return value
+        guard line.first == UInt8(ascii: "$") else { return nil }
+        return wholeNumber(line[1...])
     }
 
     /// N for a `* {N}` line.
     private static func literalLength(_ line: UnsafeRawBufferPointer) -> Int? {
         guard line.count > 4, line[line.count - 1] == UInt8(ascii: "}"), line[2] == UInt8(ascii: "{") else { return nil }
-        let digits = line[3..<(line.count - 1)]
+        return wholeNumber(line[3..<(line.count - 1)])
+    }
+
+    /// The value of 1 to 12 ASCII digits, or nil for anything else.
+    private static func wholeNumber(_ digits: Slice<UnsafeRawBufferPointer>) -> Int? {
         guard !digits.isEmpty, digits.count <= 12 else { return nil }
         var value = 0
         for digit in digits {
