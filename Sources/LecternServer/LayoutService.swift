@@ -60,7 +60,7 @@ final class LayoutService {
         return nil
     }
 
-    private static func compute(
+    static func compute(
         text: [UInt16], shaped: ShapedText?, spec: LayoutSpec, attachments: [InlineAttachment], shaper: Shaper
     ) -> TextLayout {
         let shaped = shaped ?? shaper.shape(utf16: text, spec: spec.font)
