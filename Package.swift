@@ -108,7 +108,7 @@ let package = Package(
             name: "LecternServerTests",
             // Depending on the executable makes `swift test` build lecternd,
             // which the live-daemon tests start on a free loopback port.
-            dependencies: ["LecternServer", "lecternd", "LecternRandom"]
+            dependencies: ["LecternServer", "LecternStore", "lecternd", "LecternRandom"]
         ),
     ],
     swiftLanguageModes: [.v5]

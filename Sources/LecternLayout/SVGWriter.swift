@@ -42,10 +42,19 @@ struct SVGWriter {
             + Self.escaped(string) + "</text>\n"
     }
 
-    /// Numbers with at most three decimals, no exponent.
+    /// The largest magnitude written: far beyond any drawing, and small
+    /// enough that every value up to it converts to `Int` exactly.
+    static let maximumMagnitude = 1e15
+
+    /// Numbers with at most three decimals, no exponent; non-finite values
+    /// are written as 0 and magnitudes past ``maximumMagnitude`` as that
+    /// bound, so no input can make the conversion trap.
     static func number(_ value: Double) -> String {
         guard value.isFinite else { return "0" }
-        let rounded = (value * 1000).rounded() / 1000
+        let clamped = min(max(value, -maximumMagnitude), maximumMagnitude)
+        let rounded = (clamped * 1000).rounded() / 1000
+        // Whole values print through Int (exact within the bound); others
+        // through Double's shortest form, which has no exponent here.
         return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
     }
 

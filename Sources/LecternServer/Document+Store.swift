@@ -4,10 +4,26 @@ import LecternStore
 import LecternText
 
 extension DocumentAttachment {
+    /// The attachment a stored record describes. A record written before
+    /// ATTACH checked its numbers may hold any double (a baseline of 1e20
+    /// once made every RENDER trap, after every restart): its values are
+    /// brought into the ranges ATTACH accepts now, and the change is logged.
     init(_ record: AttachmentRecord) {
+        func valid(_ value: Double, _ range: ClosedRange<Double>) -> Double {
+            value.isFinite ? min(max(value, range.lowerBound), range.upperBound) : 0
+        }
+        let width = valid(record.width, Wire.lengthRange)
+        let height = valid(record.height, Wire.lengthRange)
+        let baseline = valid(record.baseline, Wire.offsetRange)
+        if width != record.width || height != record.height || baseline != record.baseline {
+            Log.warning("store_attachment_out_of_range", [
+                "name": record.name, "width": record.width, "height": record.height, "baseline": record.baseline,
+                "message": "a stored attachment's size or baseline is outside what ATTACH accepts; using the nearest allowed values",
+            ])
+        }
         self.init(
             name: record.name, offset: record.utf16Offset, atEnd: record.followsTextEnd,
-            width: record.width, height: record.height, baseline: record.baseline)
+            width: width, height: height, baseline: baseline)
     }
 
     var record: AttachmentRecord {

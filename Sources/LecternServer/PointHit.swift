@@ -13,9 +13,9 @@ enum PointHit {
 
     /// The `<x> <y> [slop=<pt>]` arguments of TAP and SELECT.
     static func arguments(_ context: CommandContext) throws -> (x: Double, y: Double, slop: Double) {
-        let x = try Wire.double(context.arguments[1], "x")
-        let y = try Wire.double(context.arguments[2], "y")
-        let slop = try context.request.value(for: "slop").map { try Wire.double($0, "slop") } ?? 0
+        let x = try Wire.double(context.arguments[1], "x", in: Wire.coordinateRange, unit: "points")
+        let y = try Wire.double(context.arguments[2], "y", in: Wire.coordinateRange, unit: "points")
+        let slop = try context.request.value(for: "slop").map { try Wire.double($0, "slop", in: Wire.lengthRange, unit: "points") } ?? 0
         return (x, y, slop)
     }
 

@@ -100,22 +100,16 @@ extension Server {
     /// Milliseconds per grapheme from `interval=` or `cps=`, or nil if neither.
     private static func typewriterInterval(_ request: Request) throws -> Double? {
         if let text = request.value(for: "interval") {
-            let value = try Wire.double(text, "interval")
-            guard value >= 1, value <= 60_000 else { throw ProtocolError(.number, "interval must be from 1 to 60000 ms") }
-            return value
+            return try Wire.double(text, "interval", in: 1...60_000, unit: "ms")
         }
         if let text = request.value(for: "cps") {
-            let value = try Wire.double(text, "cps")
-            guard value >= 1.0 / 60, value <= 1000 else { throw ProtocolError(.number, "cps must be from 0.017 to 1000 graphemes per second") }
-            return 1000 / value
+            return 1000 / (try Wire.double(text, "cps", in: (1.0 / 60)...1000, unit: "graphemes per second"))
         }
         return nil
     }
 
     private static func pauseMilliseconds(_ text: String, _ name: String) throws -> Double {
-        let value = try Wire.double(text, name)
-        guard value >= 0, value <= 60_000 else { throw ProtocolError(.number, "\(name) must be from 0 to 60000 ms") }
-        return value
+        try Wire.double(text, name, in: 0...60_000, unit: "ms")
     }
 }
 

@@ -196,12 +196,12 @@ extension Server {
     fileprivate func tap(_ line: PlainRequestLine, on connection: Connection) -> Bool {
         line.withArguments { arguments in
             guard arguments.positionalCount == 3, let id = arguments.positional(0),
-                let x = arguments.positional(1).flatMap(Wire.plainDouble),
-                let y = arguments.positional(2).flatMap(Wire.plainDouble)
+                let x = arguments.positional(1).flatMap({ Wire.plainDouble($0, in: Wire.coordinateRange) }),
+                let y = arguments.positional(2).flatMap({ Wire.plainDouble($0, in: Wire.coordinateRange) })
             else { return false }
             var slop = 0.0
             if arguments.keyedCount > 0, let text = arguments.value(for: "slop") {
-                guard let value = Wire.plainDouble(text) else { return false }
+                guard let value = Wire.plainDouble(text, in: Wire.lengthRange) else { return false }
                 slop = value
             }
             // Reached without retains: the session holds the remembered
@@ -267,12 +267,9 @@ extension Server {
         }
         let atEnd = at.lowercased() == "end"
         let offset = atEnd ? document.text.utf16.count : try document.utf16Offset(fromWire: at, unit: unit, name: "at")
-        let width = try Wire.double(context.arguments[2], "width")
-        let height = try Wire.double(context.arguments[3], "height")
-        let baseline = try context.arguments.count > 4 ? Wire.double(context.arguments[4], "baseline") : 0
-        guard width >= 0, height >= 0, width <= 10_000, height <= 10_000 else {
-            throw ProtocolError(.number, "width and height must be from 0 to 10000 points")
-        }
+        let width = try Wire.double(context.arguments[2], "width", in: Wire.lengthRange, unit: "points")
+        let height = try Wire.double(context.arguments[3], "height", in: Wire.lengthRange, unit: "points")
+        let baseline = try context.arguments.count > 4 ? Wire.double(context.arguments[4], "baseline", in: Wire.offsetRange, unit: "points") : 0
         let isNew = !document.attachments.contains { $0.name == name }
         if isNew && document.attachments.count >= Server.maximumAttachmentsPerDocument {
             throw ProtocolError(.tooMany, "a document holds at most \(Server.maximumAttachmentsPerDocument) attachments")
@@ -334,12 +331,11 @@ extension LayoutSpec {
         guard let widthText = request.value(for: "width") else {
             throw ProtocolError(.arguments, "VIEW needs width=<points>")
         }
-        let width = try Wire.double(widthText, "width")
-        guard width > 0, width <= 100_000 else { throw ProtocolError(.number, "width must be above 0 and at most 100000 points") }
-        let size = try request.value(for: "size").map { try Wire.double($0, "size") } ?? 17
-        guard size >= LayoutSpec.minimumFontSize, size <= LayoutSpec.maximumFontSize else {
-            throw ProtocolError(.number, "size must be from \(Wire.number(LayoutSpec.minimumFontSize)) to \(Wire.number(LayoutSpec.maximumFontSize)) points")
-        }
+        let width = try Wire.double(widthText, "width", in: 0...100_000, unit: "points")
+        guard width > 0 else { throw ProtocolError(.number, "width must be above 0 and at most 100000 points") }
+        let size = try request.value(for: "size").map {
+            try Wire.double($0, "size", in: LayoutSpec.minimumFontSize...LayoutSpec.maximumFontSize, unit: "points")
+        } ?? 17
         let weight = try request.value(for: "weight").map { try Wire.integer($0, "weight", in: 1...1000) } ?? 400
         let italic = try Wire.flag(request, "italic")
         let family = request.value(for: "font") ?? FontSpec.defaultSans.family
@@ -349,21 +345,19 @@ extension LayoutSpec {
         switch request.value(for: "line-height") {
         case nil, "auto": lineHeight = .fontDefault
         case let text? where text.hasSuffix("x"):
-            let factor = try Wire.double(String(text.dropLast()), "line-height")
-            guard factor > 0, factor <= 20 else { throw ProtocolError(.number, "line-height multiple must be from 0 to 20") }
+            let factor = try Wire.double(String(text.dropLast()), "line-height multiple", in: 0...20)
+            guard factor > 0 else { throw ProtocolError(.number, "line-height multiple must be above 0 and at most 20") }
             lineHeight = .multiple(factor)
         case let text?:
-            let points = try Wire.double(text, "line-height")
-            guard points > 0, points <= 10_000 else { throw ProtocolError(.number, "line-height must be from 0 to 10000 points") }
+            let points = try Wire.double(text, "line-height", in: Wire.lengthRange, unit: "points")
+            guard points > 0 else { throw ProtocolError(.number, "line-height must be above 0 and at most 10000 points") }
             lineHeight = .absolute(points)
         }
-        let spacing = try request.value(for: "paragraph-spacing").map { try Wire.double($0, "paragraph-spacing") } ?? 0
-        guard spacing >= 0, spacing <= 10_000 else { throw ProtocolError(.number, "paragraph-spacing must be from 0 to 10000 points") }
+        let spacing = try request.value(for: "paragraph-spacing").map { try Wire.double($0, "paragraph-spacing", in: Wire.lengthRange, unit: "points") } ?? 0
 
         var insets = EdgeInsets.zero
         if let text = request.value(for: "insets") {
-            let values = try text.split(separator: ",", omittingEmptySubsequences: false).map { try Wire.double(String($0), "insets") }
-            guard values.allSatisfy({ $0 >= 0 && $0 <= 10_000 }) else { throw ProtocolError(.number, "insets must be from 0 to 10000 points") }
+            let values = try text.split(separator: ",", omittingEmptySubsequences: false).map { try Wire.double(String($0), "insets", in: Wire.lengthRange, unit: "points") }
             switch values.count {
             case 1: insets = EdgeInsets(all: values[0])
             case 2: insets = EdgeInsets(top: values[0], left: values[1], bottom: values[0], right: values[1])

@@ -138,11 +138,34 @@ enum Wire {
             .joined(separator: "|")
     }
 
-    /// A finite number of points, or `ERR NUMBER` naming the argument.
-    static func double(_ text: String, _ name: String) throws -> Double {
-        guard let value = Double(text), value.isFinite, text.count <= 32 else {
-            throw ProtocolError(.number, "\(name) must be a number, not '\(text)'")
+    /// A number within `range`, or `ERR NUMBER` naming the argument and
+    /// the range: the one place where a numeric argument is read, so that
+    /// nothing downstream (layout, hit-testing, the SVG and wire writers)
+    /// ever sees an infinity, a NaN or a magnitude no screen has.
+    /// `unit` follows the bounds in the sentence (`ms`, `points`).
+    static func double(_ text: String, _ name: String, in range: ClosedRange<Double>, unit: String = "") throws -> Double {
+        let bounds = "from \(number(range.lowerBound)) to \(number(range.upperBound))\(unit.isEmpty ? "" : " " + unit)"
+        guard text.utf8.count <= 32, let value = Double(text), value.isFinite else {
+            throw ProtocolError(.number, "\(name) must be a number \(bounds), not '\(text)'")
         }
+        guard range.contains(value) else {
+            throw ProtocolError(.number, "\(name) must be \(bounds), not \(text)")
+        }
+        return value
+    }
+
+    /// Where a point may be (TAP, SELECT): far beyond any view, small
+    /// enough that every distance computed from it is an exact-enough double.
+    static let coordinateRange: ClosedRange<Double> = -1_000_000...1_000_000
+    /// Lengths in points (view sizes, insets, attachment boxes, slop).
+    static let lengthRange: ClosedRange<Double> = 0...10_000
+    /// Offsets in points that may be negative (an attachment's baseline).
+    static let offsetRange: ClosedRange<Double> = -10_000...10_000
+
+    /// ``plainDouble(_:)`` within `range`: nil outside it too, so that the
+    /// full reader (``double(_:_:in:)``) reports the error.
+    static func plainDouble<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes, in range: ClosedRange<Double>) -> Double? where Bytes.Index == Int {
+        guard let value = plainDouble(bytes), range.contains(value) else { return nil }
         return value
     }
 

@@ -22,4 +22,24 @@ import Testing
         #expect(SVGWriter.number(12.34567) == "12.346")
         #expect(SVGWriter.number(.nan) == "0")
     }
+
+    /// No double, however large, makes the writer trap (a baseline of 1e20
+    /// once did, converting to Int), and none is written with an exponent.
+    @Test func noNumberTrapsOrUsesAnExponent() {
+        for value in [1e20, -1e20, 1e300, -1e300, .greatestFiniteMagnitude, -.greatestFiniteMagnitude,
+                      .infinity, -.infinity, .nan, 9.3e18, 1e15 + 0.5, 1e-300, -1e-7, .leastNonzeroMagnitude] {
+            let text = SVGWriter.number(value)
+            #expect(!text.contains("e") && !text.contains("E"), "\(value) → \(text)")
+            #expect(Double(text) != nil, "\(value) → \(text)")
+        }
+        #expect(SVGWriter.number(1e20) == "1000000000000000")
+        #expect(SVGWriter.number(-1e20) == "-1000000000000000")
+    }
+
+    @Test func anAttachmentFarOffTheBaselineRenders() {
+        let huge = InlineAttachment(name: "far", offset: 3, width: 10, height: 10, baselineOffset: 1e20)
+        let layout = Fixtures.layout("One. Two.", width: 160, attachments: [huge])
+        let svg = layout.renderSVG(SVGOptions(sentences: [0..<5, 5..<9], highlights: [], caret: nil, showLineBoxes: true))
+        #expect(svg.hasSuffix("</svg>\n"))
+    }
 }
