@@ -95,18 +95,39 @@ final class Listener {
                 }
                 unlink(path)
             }
-            let pipe = UnsafeMutableRawPointer(stream).assumingMemoryBound(to: uv_pipe_t.self)
+            guard var unixAddress = SocketAddress.makeUnix(path: path) else {
+                throw Server.StartError(description: "cannot listen on \(path): a Unix socket path has at most \(SocketAddress.maximumUnixPathLength) bytes")
+            }
+            // Bound here and handed to libuv, not with uv_pipe_bind: a pipe
+            // libuv bound is unlinked by path when it closes, whatever file
+            // the path names by then.
+            let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+            guard descriptor >= 0 else {
+                throw Server.StartError(description: "cannot listen on \(path): \(String(cString: strerror(errno)))")
+            }
             // Created 0600 from the start: no window in which others may connect.
             let previous = umask(0o177)
-            let status = uv_pipe_bind(pipe, path)
+            let bound = withUnsafePointer(to: &unixAddress) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    Glibc.bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+                }
+            }
+            let bindError = errno
             umask(previous)
-            guard status == 0 else {
-                throw Server.StartError(description: "cannot listen on \(path): \(String(cString: uv_strerror(status)))")
+            guard bound == 0 else {
+                Glibc.close(descriptor)
+                throw Server.StartError(description: "cannot listen on \(path): \(String(cString: strerror(bindError)))")
             }
             if lstat(path, &info) == 0 {
                 createdSocket = (UInt64(info.st_dev), UInt64(info.st_ino))
             }
             chmod(path, 0o600)
+            let pipe = UnsafeMutableRawPointer(stream).assumingMemoryBound(to: uv_pipe_t.self)
+            let status = uv_pipe_open(pipe, descriptor)
+            guard status == 0 else {
+                Glibc.close(descriptor)
+                throw Server.StartError(description: "cannot listen on \(path): \(String(cString: uv_strerror(status)))")
+            }
         }
     }
 
@@ -122,15 +143,8 @@ final class Listener {
             return "cannot check whether a daemon listens on \(path): \(String(cString: strerror(errno))); not replacing it"
         }
         defer { Glibc.close(probe) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let capacity = MemoryLayout.size(ofValue: address.sun_path)
-        let bytes = Array(path.utf8)
-        guard bytes.count < capacity else {
-            return "cannot listen on \(path): a Unix socket path has at most \(capacity - 1) bytes"
-        }
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            for (index, byte) in bytes.enumerated() { raw[index] = byte }
+        guard var address = SocketAddress.makeUnix(path: path) else {
+            return "cannot listen on \(path): a Unix socket path has at most \(SocketAddress.maximumUnixPathLength) bytes"
         }
         let status = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {

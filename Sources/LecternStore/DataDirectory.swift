@@ -88,7 +88,7 @@ extension DataDirectory {
         repeat { status = flock(descriptor, LOCK_EX | LOCK_NB) } while status != 0 && errno == EINTR
         guard status == 0 else {
             let failure = errno
-            let holder = Self.pid(in: descriptor)
+            let holder = Self.flockHolder(of: descriptor) ?? Self.pid(in: descriptor)
             close(descriptor)
             guard failure == EWOULDBLOCK else {
                 throw DocumentStoreError(
@@ -110,6 +110,34 @@ extension DataDirectory {
             }
         }
         return DataDirectoryLock(path: lockPath, descriptor: descriptor)
+    }
+
+    /// The PID of the process holding an `flock` on the file open as
+    /// `descriptor`, from the kernel's own table (`/proc/locks`, Linux), or
+    /// nil if it cannot tell. Better than the PID in the file, which a
+    /// holder on a read-only directory could not write.
+    private static func flockHolder(of descriptor: Int32) -> Int32? {
+        var info = stat()
+        guard fstat(descriptor, &info) == 0,
+            let table = try? String(contentsOfFile: "/proc/locks", encoding: .utf8)
+        else { return nil }
+        // glibc's encoding of dev_t; /proc/locks prints "major:minor:inode", major and minor in hex.
+        let device = UInt64(info.st_dev)
+        let major = ((device >> 8) & 0xFFF) | ((device >> 32) & ~UInt64(0xFFF))
+        let minor = (device & 0xFF) | ((device >> 12) & ~UInt64(0xFF))
+        let file = String(major, radix: 16) + ":" + String(minor, radix: 16) + ":" + String(UInt64(info.st_ino))
+        for line in table.split(separator: "\n") {
+            // "1: FLOCK  ADVISORY  WRITE 22601 fe:00:16220897 0 EOF"; waiters are "1: -> FLOCK …".
+            let fields = line.split(separator: " ")
+            guard fields.count >= 6, fields[1] == "FLOCK" else { continue }
+            let id = fields[5].split(separator: ":")
+            guard id.count == 3,
+                let fileMajor = UInt64(id[0], radix: 16), let fileMinor = UInt64(id[1], radix: 16),
+                String(fileMajor, radix: 16) + ":" + String(fileMinor, radix: 16) + ":" + id[2] == file
+            else { continue }
+            return Int32(fields[4]).flatMap { $0 > 0 ? $0 : nil }
+        }
+        return nil
     }
 
     /// The PID written in the lock file, if it holds one.
