@@ -96,7 +96,7 @@ public struct ServerConfiguration: Equatable, Sendable {
             }),
         Option(
             flag: "--data-dir", environment: "LECTERN_DATA_DIR", valueName: "PATH",
-            help: "directory of the embedded SQLite store (created if missing; locked: one daemon per directory)",
+            help: "directory of the embedded SQLite store (created if missing; one daemon each)",
             defaultValue: { $0.dataDirectory },
             apply: { config, value in
                 guard !value.isEmpty else { throw UsageError(description: "--data-dir needs a path") }
@@ -115,7 +115,7 @@ public struct ServerConfiguration: Equatable, Sendable {
             }),
         Option(
             flag: "--auth-token-file", environment: "LECTERN_AUTH_TOKEN_FILE", valueName: "PATH",
-            help: "require AUTH with the token in this file (mode 0600, one line; or set LECTERN_AUTH_TOKEN)",
+            help: "require AUTH with the token in this file (mode 0600, one line) or LECTERN_AUTH_TOKEN",
             defaultValue: { $0.authTokenFile ?? "none" },
             apply: { config, value in
                 guard !value.isEmpty else { throw UsageError(description: "--auth-token-file needs a path") }
@@ -123,7 +123,7 @@ public struct ServerConfiguration: Equatable, Sendable {
             }),
         Option(
             flag: "--unix-socket", environment: "LECTERN_UNIX_SOCKET", valueName: "PATH",
-            help: "also listen on this Unix socket (mode 0600; a stale one is replaced, a live one refused)",
+            help: "also listen on this Unix socket (mode 0600; never taken from a live daemon)",
             defaultValue: { $0.unixSocketPath ?? "none" },
             apply: { config, value in
                 guard !value.isEmpty else { throw UsageError(description: "--unix-socket needs a path") }
@@ -152,7 +152,7 @@ public struct ServerConfiguration: Equatable, Sendable {
             }),
         Option(
             flag: "--max-unauthenticated", environment: "LECTERN_MAX_UNAUTHENTICATED", valueName: "N",
-            help: "with a token: connections not yet authenticated at once; more get ERR MAXCLIENTS",
+            help: "with a token, connections not yet authenticated; more get ERR MAXCLIENTS",
             defaultValue: { String($0.maximumUnauthenticatedConnections) },
             apply: { config, value in
                 config.maximumUnauthenticatedConnections = try integer(value, flag: "--max-unauthenticated", in: 1...1_000_000)

@@ -183,6 +183,19 @@ import Testing
         #expect(try daemon.connect().request("PING") == ["OK PONG"])
     }
 
+    @Test func theLimitIsAFlagWithADefault() throws {
+        #expect(ServerConfiguration().maximumUnauthenticatedConnections == 128)
+        guard case .run(let config) = try ServerConfiguration.parse(arguments: [], environment: ["LECTERN_MAX_UNAUTHENTICATED": "7"]) else {
+            Issue.record("not a run")
+            return
+        }
+        #expect(config.maximumUnauthenticatedConnections == 7)
+        #expect(throws: ServerConfiguration.UsageError(description: "--max-unauthenticated must be a whole number from 1 to 1000000, not '0'")) {
+            try ServerConfiguration.parse(arguments: ["--max-unauthenticated", "0"], environment: [:])
+        }
+        #expect(ServerConfiguration.helpText().contains("--max-unauthenticated N"))
+    }
+
     @Test func withoutATokenThereIsNoSuchLimit() throws {
         let daemon = try Daemon(["--max-unauthenticated", "1"])
         let clients = try (0..<3).map { _ in try daemon.connect() }

@@ -98,6 +98,24 @@ private func scratchDirectory() throws -> URL {
         #expect(try reader.connect().request("GET keep").dropFirst().first == "Still readable.")
     }
 
+    @Test func aReadOnlyDataDirectoryWithoutALockFileSaysItIsUnlocked() throws {
+        let directory = try scratchDirectory()
+        defer {
+            chattr(["-R", "-i", directory.path])
+            try? FileManager.default.removeItem(at: directory)
+        }
+        do {
+            let writer = try Daemon(["--data-dir", directory.path])
+            #expect(try writer.connect().request("PUT keep \"Still readable.\"").last?.hasPrefix("OK PUT") == true)
+            #expect(writer.stop() == 0)
+        }
+        try FileManager.default.removeItem(at: directory.appendingPathComponent("lectern.lock"))
+        try #require(chattr(["-R", "+i", directory.path]))
+        let reader = try Daemon(["--data-dir", directory.path])
+        #expect(reader.log.contains("event=store_unlocked"))
+        #expect(try reader.connect().request("GET keep").dropFirst().first == "Still readable.")
+    }
+
     @discardableResult
     private func chattr(_ arguments: [String]) -> Bool {
         let process = Process()
