@@ -168,6 +168,9 @@ final class AccessControl {
     }
 }
 
+@available(*, unavailable)
+extension AccessControl: Sendable {}
+
 extension Server {
     /// What an AUTH attempt came to.
     enum AuthenticationOutcome {
