@@ -119,6 +119,10 @@ public final class Server {
         let sqlite: SQLiteDocumentStore
         do {
             sqlite = try SQLiteDocumentStore(directory: configuration.dataDirectory)
+        } catch where error.code == .locked {
+            // Two daemons on one directory would each serve their own copy
+            // and overwrite each other's acknowledged writes.
+            throw StartError(description: "\(error.message); stop it, or give this daemon another --data-dir (LOCKED)")
         } catch {
             throw StartError(description: "cannot open the store in \(configuration.dataDirectory): \(error.message) (\(error.code.rawValue))")
         }
@@ -126,6 +130,12 @@ public final class Server {
         persistence = DocumentPersistence(store: store, writesInline: false, server: self)
         if let reason = sqlite.readOnlyReason {
             Log.warning("store_read_only", ["path": sqlite.databasePath, "reason": reason])
+            if !sqlite.holdsDirectoryLock {
+                Log.warning("store_unlocked", [
+                    "path": configuration.dataDirectory,
+                    "message": "the read-only data directory has no lectern.lock this daemon can open, so nothing stops another lecternd from using it too",
+                ])
+            }
         }
         let stored: [StoredDocument]
         do {
@@ -143,6 +153,12 @@ public final class Server {
                 attachments: document.record.attachments.map(DocumentAttachment.init)))
         }
         Log.lifecycle("store", ["kind": "sqlite", "path": sqlite.databasePath, "documents": documents.count])
+        if documents.count > configuration.maximumDocuments {
+            Log.warning("documents_over_limit", [
+                "documents": documents.count, "limit": configuration.maximumDocuments,
+                "message": "the store holds \(documents.count) documents, more than --max-documents \(configuration.maximumDocuments): all are served and can be replaced, but a new one gets ERR TOOMANY until DEL brings the count under the limit",
+            ])
+        }
     }
 
     deinit {
@@ -271,6 +287,14 @@ public final class Server {
             return
         }
         connection.session.isAuthenticated = !access.isRequired
+        if access.isRequired
+            && !access.admitUnauthenticated(connection.id, limit: configuration.maximumUnauthenticatedConnections)
+        {
+            statistics.connectionsRefused += 1
+            Log.warning("connection_refused", ["peer": connection.peer, "unauthenticated_limit": configuration.maximumUnauthenticatedConnections])
+            connection.fail(ProtocolError(.maxClients, "the daemon holds at most \(configuration.maximumUnauthenticatedConnections) connections that have not authenticated (--max-unauthenticated); try again later"), tag: nil)
+            return
+        }
         Log.info("connection_opened", ["id": connection.id, "peer": connection.peer])
         connection.startReading()
     }
@@ -310,6 +334,7 @@ public final class Server {
 
     func connectionDidClose(_ connection: Connection) {
         connections[connection.id] = nil
+        access.stopCounting(connection.id)
         typewriters.connectionDidClose(connection)
         forgetSessionState(of: connection)
     }

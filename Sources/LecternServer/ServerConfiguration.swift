@@ -33,6 +33,9 @@ public struct ServerConfiguration: Equatable, Sendable {
     public var maximumDocuments = 100_000
     /// Connections served at once; the next one gets `ERR MAXCLIENTS` and is closed.
     public var maximumConnections = 10_000
+    /// With a token required: connections that have not authenticated yet,
+    /// held at once; the next one gets `ERR MAXCLIENTS` and is closed.
+    public var maximumUnauthenticatedConnections = 128
     /// Bytes of replies and events a connection may have waiting to be
     /// sent before the daemon closes it: a client that never reads must not
     /// grow the daemon without bound.
@@ -93,7 +96,7 @@ public struct ServerConfiguration: Equatable, Sendable {
             }),
         Option(
             flag: "--data-dir", environment: "LECTERN_DATA_DIR", valueName: "PATH",
-            help: "directory of the embedded SQLite store (created if missing)",
+            help: "directory of the embedded SQLite store (created if missing; one daemon each)",
             defaultValue: { $0.dataDirectory },
             apply: { config, value in
                 guard !value.isEmpty else { throw UsageError(description: "--data-dir needs a path") }
@@ -112,7 +115,7 @@ public struct ServerConfiguration: Equatable, Sendable {
             }),
         Option(
             flag: "--auth-token-file", environment: "LECTERN_AUTH_TOKEN_FILE", valueName: "PATH",
-            help: "require AUTH with the token in this file (or set LECTERN_AUTH_TOKEN)",
+            help: "require AUTH with the token in this file (mode 0600, one line) or LECTERN_AUTH_TOKEN",
             defaultValue: { $0.authTokenFile ?? "none" },
             apply: { config, value in
                 guard !value.isEmpty else { throw UsageError(description: "--auth-token-file needs a path") }
@@ -120,7 +123,7 @@ public struct ServerConfiguration: Equatable, Sendable {
             }),
         Option(
             flag: "--unix-socket", environment: "LECTERN_UNIX_SOCKET", valueName: "PATH",
-            help: "also listen on this Unix socket (mode 0600)",
+            help: "also listen on this Unix socket (mode 0600; never taken from a live daemon)",
             defaultValue: { $0.unixSocketPath ?? "none" },
             apply: { config, value in
                 guard !value.isEmpty else { throw UsageError(description: "--unix-socket needs a path") }
@@ -146,6 +149,13 @@ public struct ServerConfiguration: Equatable, Sendable {
             defaultValue: { String($0.maximumConnections) },
             apply: { config, value in
                 config.maximumConnections = try integer(value, flag: "--max-connections", in: 1...1_000_000)
+            }),
+        Option(
+            flag: "--max-unauthenticated", environment: "LECTERN_MAX_UNAUTHENTICATED", valueName: "N",
+            help: "with a token, connections not yet authenticated; more get ERR MAXCLIENTS",
+            defaultValue: { String($0.maximumUnauthenticatedConnections) },
+            apply: { config, value in
+                config.maximumUnauthenticatedConnections = try integer(value, flag: "--max-unauthenticated", in: 1...1_000_000)
             }),
         Option(
             flag: "--max-documents", environment: "LECTERN_MAX_DOCUMENTS", valueName: "N",

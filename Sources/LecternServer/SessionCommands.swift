@@ -12,7 +12,11 @@ extension Server {
     static let authCommand = Command(
         name: "AUTH", syntax: "<token>", minimumArguments: 1, maximumArguments: 1,
         summary: "Authenticates this connection with the daemon's token (when it requires one).",
-        details: ["AUTH s3cret -> OK AUTH", "A wrong token: ERR AUTH; after 3 failures one attempt a second; after 10 the connection is closed."],
+        details: [
+            "AUTH s3cret -> OK AUTH",
+            "A wrong token: ERR AUTH; after 3 failures one attempt a second; after 10 the connection is closed.",
+            "After 10 failures from one address (any connections): ERR AUTH … retry in N s, the delay doubling per failure up to 60 s.",
+        ],
         allowedBeforeAuth: true,
         handler: { context in
             let server = context.server
@@ -21,21 +25,10 @@ extension Server {
             guard server.access.isRequired else {
                 throw ProtocolError(.authentication, "this daemon requires no token; every command is allowed")
             }
-            let now = uv_now(server.loop)
-            if session.failedAuthAttempts >= AccessControl.freeAttempts,
-                now &- session.lastFailedAuth < AccessControl.retryDelayMilliseconds
-            {
-                throw ProtocolError(.authentication, "too many failed attempts; wait a second between tries")
-            }
-            guard server.access.accepts(context.arguments[0]) else {
-                session.failedAuthAttempts += 1
-                session.lastFailedAuth = now
-                Log.warning("auth_failed", ["id": connection.id, "peer": connection.peer, "attempts": session.failedAuthAttempts])
-                if session.failedAuthAttempts >= AccessControl.maximumAttempts {
-                    connection.fail(ProtocolError(.authentication, "too many failed attempts; closing"), tag: context.request.tag)
-                    return .sent
-                }
-                throw ProtocolError(.authentication, "wrong token")
+            switch server.authenticate(context.arguments[0], on: connection, tag: context.request.tag, via: "AUTH") {
+            case .accepted: break
+            case .refused(let error): throw error
+            case .closed: return .sent
             }
             session.isAuthenticated = true
             session.failedAuthAttempts = 0
@@ -77,9 +70,11 @@ extension Server {
                     case ("AUTH", 3...):
                         let token = words[words.index(words.startIndex, offsetBy: 2)]
                         guard context.server.access.isRequired else { break }
-                        guard context.server.access.accepts(token) else {
-                            Log.warning("auth_failed", ["id": connection.id, "peer": connection.peer, "via": "HELLO"])
-                            throw ProtocolError(.authentication, "wrong token")
+                        // The same limits as AUTH: HELLO must not be a way around them.
+                        switch context.server.authenticate(token, on: connection, tag: request.tag, via: "HELLO") {
+                        case .accepted: break
+                        case .refused(let error): throw error
+                        case .closed: return .sent
                         }
                         session.isAuthenticated = true
                         words = words.dropFirst(3)

@@ -21,6 +21,21 @@ enum SocketAddress {
         return status == 0 ? storage : nil
     }
 
+    /// Longest Unix-domain socket path, in bytes (`sun_path` less its NUL).
+    static let maximumUnixPathLength = MemoryLayout.size(ofValue: sockaddr_un().sun_path) - 1
+
+    /// `path` as a Unix-domain socket address, or nil if it is too long.
+    static func makeUnix(path: String) -> sockaddr_un? {
+        let bytes = Array(path.utf8)
+        guard !bytes.isEmpty, bytes.count <= maximumUnixPathLength, !bytes.contains(0) else { return nil }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (index, byte) in bytes.enumerated() { raw[index] = byte }
+        }
+        return address
+    }
+
     /// Whether `host` is a loopback address (127.0.0.0/8 or ::1), reachable
     /// only from this machine.
     static func isLoopback(host: String) -> Bool {

@@ -23,6 +23,10 @@ public struct DocumentStoreError: Error, Hashable, Sendable, CustomStringConvert
         case notFound = "NOTFOUND"
         /// The caller passed something no store accepts (an empty id, a NaN width).
         case invalidArgument = "INVALID"
+        /// Another store (another lecternd, or another store in this
+        /// process) has the data directory open: it holds `lectern.lock`.
+        /// The message names the holder's PID.
+        case locked = "LOCKED"
         /// Any other failure (an I/O error, a lock held by another process);
         /// the message carries SQLite's explanation.
         case failure = "STORE"

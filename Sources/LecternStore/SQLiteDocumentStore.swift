@@ -22,6 +22,15 @@ import Foundation
 /// - A full disk (or ``SQLiteStoreOptions/maximumDatabaseBytes``) makes the
 ///   write throw `.full` and roll back; reads keep working.
 ///
+/// One owner per directory: opened with `.readWrite` access (what the daemon
+/// does), the store holds an exclusive `flock` on `<directory>/lectern.lock`
+/// for its whole life, taken before SQLite opens anything; a second store on
+/// the same directory, in this process or another, throws `.locked` naming
+/// the holder's PID. That holds in the read-only fallback too, on an
+/// existing lock file opened read-only (see ``holdsDirectoryLock``). With
+/// `.readOnly` access no lock is taken: such a store never writes and reads
+/// what SQLite has committed, so it may look at a directory a daemon owns.
+///
 /// Threading: safe to call from any thread. Calls are serialized by an
 /// internal lock (the daemon already serializes them, so it is never
 /// contended); the SQLite connection is opened `SQLITE_OPEN_NOMUTEX`
@@ -33,10 +42,17 @@ public final class SQLiteDocumentStore: DocumentStore, @unchecked Sendable {
     /// opened with `.readOnly` access or when the directory or database
     /// proved unwritable at open; the daemon should log it at start-up.
     public let readOnlyReason: String?
+    /// Whether this store holds the data directory's lock. False only with
+    /// `.readOnly` access, or in the read-only fallback when the directory
+    /// has no lock file that could be opened: then nothing stops another
+    /// process from using the directory, and the daemon says so.
+    public var holdsDirectoryLock: Bool { directoryLock != nil }
 
     // Guarded by `lock`, as is every statement the connection caches.
     private let connection: SQLiteConnection
     private let lock = NSLock()
+    /// The data directory's lock, released when the store goes away.
+    private let directoryLock: DataDirectoryLock?
 
     /// Opens (creating if needed) the store under `directory`.
     ///
@@ -45,7 +61,8 @@ public final class SQLiteDocumentStore: DocumentStore, @unchecked Sendable {
     /// brings its schema up to date. Falls back to read-only as described in
     /// the type's documentation.
     ///
-    /// - Throws: `.corrupt` for a damaged file or one that is not a
+    /// - Throws: `.locked` if another store holds the directory's lock;
+    ///   `.corrupt` for a damaged file or one that is not a
     ///   database; `.incompatibleVersion` for a schema from a newer Lectern;
     ///   `.readOnly` if the directory cannot be written and holds no database
     ///   to read; `.failure` for other SQLite errors.
@@ -58,10 +75,14 @@ public final class SQLiteDocumentStore: DocumentStore, @unchecked Sendable {
         switch options.access {
         case .readOnly:
             refusal = "the store was opened read-only"
+            directoryLock = nil
         case .readWrite:
             if let reason = directory.create() ?? directory.writeRefusal() {
                 refusal = reason
+                directoryLock = try directory.lock(canWrite: false)
             } else {
+                // Before SQLite opens the file: the holder may be mid-write.
+                directoryLock = try directory.lock(canWrite: true)
                 let writable = try SQLiteConnection(
                     filename: databasePath, path: databasePath,
                     flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)

@@ -5,12 +5,14 @@ import Testing
 @testable import LecternClient
 
 @Suite struct AuthTests {
-    static let token = "correct horse \"battery\" staple"
+    static let token = "correct-horse-\"battery\"-staple\\"
 
     /// A token file for a daemon; removed by the caller.
     static func tokenFile() throws -> String {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("lectern-sdk-token-\(UUID().uuidString)").path
         try Data((token + "\n").utf8).write(to: URL(fileURLWithPath: path))
+        // Only the owner may read it, or the daemon refuses to start.
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path)
         return path
     }
 

@@ -8,11 +8,13 @@ import Testing
     private func tokenFile(_ token: String) throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("lectern-token-\(UUID().uuidString.prefix(8))")
         try Data((token + "\n").utf8).write(to: url)
+        // Only the owner may read it, or the daemon refuses to start.
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: url.path)
         return url
     }
 
     @Test func authIsRequiredAndEnforced() throws {
-        let file = try tokenFile("correct horse battery staple")
+        let file = try tokenFile("correct-horse-battery-staple")
         defer { try? FileManager.default.removeItem(at: file) }
         let daemon = try Daemon(["--auth-token-file", file.path])
         #expect(daemon.log.contains("auth=token"))
@@ -24,7 +26,7 @@ import Testing
             #expect(try client.request(blocked).last?.hasPrefix("ERR NOAUTH authentication required") == true, "\(blocked)")
         }
         #expect(try client.request("AUTH wrong") == ["ERR AUTH wrong token"])
-        #expect(try client.request("AUTH \"correct horse battery staple\"") == ["OK AUTH"])
+        #expect(try client.request("AUTH \"correct-horse-battery-staple\"") == ["OK AUTH"])
         #expect(try client.request("PUT d \"Now it works.\"").last?.hasPrefix("OK PUT") == true)
         // Another connection is not authenticated by this one.
         #expect(try daemon.connect().request("LIST").last?.hasPrefix("ERR NOAUTH") == true)
