@@ -79,7 +79,9 @@ final class LayoutService {
     /// layout is stored in the document's cache (unless the document has
     /// changed meanwhile) and given to `then`, and to every other caller
     /// that asked for the same document, revision and spec while it was
-    /// being computed: one computation serves them all.
+    /// being computed: one computation serves them all. Layouts of one text
+    /// in one font that is not shaped yet shape it once: the first shapes,
+    /// the others wait for its shaping and then only break lines.
     ///
     /// `then` runs from the loop, outside any request (see ``BackgroundWork``).
     func requestLayout(
@@ -93,18 +95,49 @@ final class LayoutService {
         }
         inFlight[key] = [then]
         let text = document.text.utf16
-        let shaped = document.cachedShaping(for: spec.font)
         let attachments = document.layoutAttachments
-        let revision = document.revision
+        if let shaped = document.cachedShaping(for: spec.font) {
+            computeInBackground(key, text: text, attachments: attachments, shaped: shaped, document: document, loop: loop)
+            return
+        }
+        let shaping = ShapingRequest(document: key.document, revision: key.revision, font: spec.font)
+        if shapingInFlight[shaping] != nil {
+            shapingInFlight[shaping]?.append { [self] shaped in
+                computeInBackground(key, text: text, attachments: attachments, shaped: shaped, document: document, loop: loop)
+            }
+            return
+        }
+        shapingInFlight[shaping] = []
+        computeInBackground(key, text: text, attachments: attachments, shaped: nil, document: document, loop: loop)
+    }
+
+    /// A text shaped in a font on the pool (by ``requestLayout(_:spec:on:then:)``),
+    /// with the layouts that wait for that shaping.
+    private struct ShapingRequest: Hashable {
+        let document: UInt64
+        let revision: Int
+        let font: FontSpec
+    }
+    private var shapingInFlight: [ShapingRequest: [(ShapedText) -> Void]] = [:]
+
+    /// One layout on the pool, for ``requestLayout(_:spec:on:then:)``: `text` and
+    /// `attachments` are the document's at `key.revision`; `shaped` nil shapes it too.
+    private func computeInBackground(
+        _ key: LayoutRequest, text: [UInt16], attachments: [InlineAttachment], shaped: ShapedText?,
+        document: Document, loop: UnsafeMutablePointer<uv_loop_t>
+    ) {
         let shaper = self.shaper
         BackgroundWork.run(on: loop, {
-            Self.compute(text: text, shaped: shaped, spec: spec, attachments: attachments, shaper: shaper)
+            Self.compute(text: text, shaped: shaped, spec: key.spec, attachments: attachments, shaper: shaper)
         }, then: { [self] layout in
             computedCount += 1
             computedInBackgroundCount += 1
-            document.store(layout, computedAt: revision)
-            let waiting = inFlight.removeValue(forKey: key) ?? []
-            for callback in waiting { callback(layout) }
+            document.store(layout, computedAt: key.revision)
+            if shaped == nil {
+                let shaping = ShapingRequest(document: key.document, revision: key.revision, font: key.spec.font)
+                for waiting in shapingInFlight.removeValue(forKey: shaping) ?? [] { waiting(layout.shaped) }
+            }
+            for callback in inFlight.removeValue(forKey: key) ?? [] { callback(layout) }
         })
     }
 

@@ -126,19 +126,13 @@ extension Server {
         }
     }
 
-    /// Queues an entry; a full queue is sent first, as it stands.
+    /// Queues an entry (a full queue is sent first, as it stands).
     /// - Returns: whether the entry is the first to wait for its layout.
     @discardableResult
     private func enqueue(_ entry: WatchEventQueue.Entry, for watcher: Connection) -> Bool {
-        let session = watcher.session
-        if session.watchEvents.count >= WatchEventQueue.maximumWaiting {
-            for event in session.watchEvents.takeAll() { watcher.send(event: event) }
-            if case .ready(let bytes) = entry {
-                watcher.send(event: bytes)
-                return false
-            }
-        }
-        return session.watchEvents.append(entry)
+        let (sendNow, isFirstToAwait) = watcher.session.watchEvents.add(entry)
+        for event in sendNow { watcher.send(event: event) }
+        return isFirstToAwait
     }
 
     /// Queues a watcher's event until the layout of `document` at its

@@ -33,12 +33,24 @@ struct WatchEventQueue {
     var isEmpty: Bool { entries.isEmpty }
     var count: Int { entries.count }
 
-    /// Adds an entry at the end. True if it is the first to wait for its layout.
-    @discardableResult
-    mutating func append(_ entry: Entry) -> Bool {
+    /// Adds an entry at the end, or, if ``maximumWaiting`` entries wait
+    /// already, returns them all to be sent now (``takeAll()``) followed
+    /// by the entry itself when it is ready (one that waits is queued).
+    ///
+    /// - Returns: events to send now, in order, and whether the entry is
+    ///   the first to wait for its layout (someone must then ask for it).
+    mutating func add(_ entry: Entry) -> (sendNow: [[UInt8]], isFirstToAwait: Bool) {
+        var sendNow: [[UInt8]] = []
+        if entries.count >= Self.maximumWaiting {
+            sendNow = takeAll()
+            if case .ready(let bytes) = entry {
+                sendNow.append(bytes)
+                return (sendNow, false)
+            }
+        }
         entries.append(entry)
-        guard case .awaiting(_, _, let layout) = entry else { return false }
-        return awaited.insert(layout).inserted
+        guard case .awaiting(_, _, let layout) = entry else { return (sendNow, false) }
+        return (sendNow, awaited.insert(layout).inserted)
     }
 
     /// Completes the entries that wait for `layout`: `fields(range)` is
