@@ -74,7 +74,8 @@ extension Document {
     /// reply's data lines, ready to copy into a connection's output.
     ///
     /// Unretained: the document holds the lines until it drops its
-    /// highlights (a change to it or to its layouts), so use them at once.
+    /// highlights (a change to it, too many highlights) or `layout` leaves
+    /// its layout cache, so use them at once.
     func highlight(_ sentence: Sentence, layout: TextLayout, unit: OffsetUnit) -> Unmanaged<EncodedDataLines> {
         var table = highlightTable(for: layout, unit: unit)
         if let lines = table._withUnsafeGuaranteedRef({ $0.unretainedLines(sentence.number) }) { return lines }
@@ -87,27 +88,9 @@ extension Document {
             "rects \(Wire.rects(layout.selectionRects(for: sentence.content)))",
             "outline \(Wire.outline(layout.outline(for: sentence.content)))",
         ])
-        table._withUnsafeGuaranteedRef { $0.lines[sentence.number] = lines }
+        table._withUnsafeGuaranteedRef { $0.store(lines, at: sentence.number) }
         cachedHighlightCount += 1
         return Unmanaged.passUnretained(lines)
-    }
-
-    /// The highlight table for a layout and unit, unretained (``highlightTables`` holds it).
-    private func highlightTable(for layout: TextLayout, unit: OffsetUnit) -> Unmanaged<HighlightTable> {
-        let key = HighlightKey(layout: ObjectIdentifier(layout), unit: unit)
-        if let recent = recentHighlightTable, recent.key == key { return recent.table }
-        let table = highlightTables[key] ?? HighlightTable(sentenceCount: sentences.count)
-        highlightTables[key] = table
-        let reference = Unmanaged.passUnretained(table)
-        recentHighlightTable = (key, reference)
-        return reference
-    }
-
-    /// Forgets every formatted highlight (the text or a layout changed).
-    func dropHighlights() {
-        highlightTables.removeAll()
-        recentHighlightTable = nil
-        cachedHighlightCount = 0
     }
 
     /// `rects=… outline=…` for event lines.

@@ -54,22 +54,31 @@ final class Document {
     /// Typewriter streams revealing this document, by stream id.
     var streams: [Int: TypewriterStream] = [:]
 
-    /// Formatted highlights (``highlight(_:layout:unit:)``): per layout and
-    /// unit, a table by sentence number. Dropped on every change.
-    var highlightTables: [HighlightKey: HighlightTable] = [:]
-    /// The table used last, unretained (``highlightTables`` holds it):
-    /// readers tap one layout over and over, and this spares hashing its
-    /// key, and reference counting, on each tap.
+    /// The table used last, unretained (its layout's cache entry holds
+    /// it; cleared whenever that entry leaves the cache or drops its
+    /// tables): readers tap one layout over and over, and this spares
+    /// hashing its key, and reference counting, on each tap.
     var recentHighlightTable: (key: HighlightKey, table: Unmanaged<HighlightTable>)?
     /// Highlights in all tables, kept below ``maximumCachedHighlights``.
     var cachedHighlightCount = 0
     static let maximumCachedHighlights = 4096
     /// The last ``serial`` given out (loop thread only).
     private nonisolated(unsafe) static var serials: UInt64 = 0
+    /// Shaping per font; only fonts of layouts in ``layoutsBySpec`` are kept.
     private var shapedByFont: [FontSpec: ShapedText] = [:]
-    private var layoutsBySpec: [LayoutSpec: TextLayout] = [:]
-    /// The most layouts kept per document; views beyond that share the
-    /// cost of laying out again.
+    /// The layout cache, by spec: at most ``maximumCachedLayouts`` entries,
+    /// the least recently used one evicted first.
+    private var layoutsBySpec: [LayoutSpec: CachedLayout] = [:]
+    /// The same entries by the identity of their layout, to find a layout's
+    /// highlight tables. An entry holds its layout, so an identity is a key
+    /// here only while that one layout is alive: no other layout can be
+    /// given its address meanwhile.
+    private var layoutsByIdentity: [ObjectIdentifier: CachedLayout] = [:]
+    /// Counts uses, for least-recently-used eviction.
+    private var useClock: UInt64 = 0
+    /// The most layouts kept per document (PROTOCOL.md, "Limits"). Views
+    /// beyond that keep their own layout (``ViewLayoutCache``); one that
+    /// has none is laid out again, off the loop thread for a large document.
     static let maximumCachedLayouts = 32
 
     init(id: String, content: DocumentContent, revision: Int, attachments: [DocumentAttachment] = []) {
@@ -118,6 +127,7 @@ final class Document {
         dropHighlights()
         shapedByFont.removeAll()
         layoutsBySpec.removeAll()
+        layoutsByIdentity.removeAll()
     }
 
     /// The attachments as the layout engine takes them, in text order.
@@ -140,27 +150,144 @@ final class Document {
 
     // MARK: Layout caches
 
-    func cachedLayout(for spec: LayoutSpec) -> TextLayout? { layoutsBySpec[spec] }
+    /// The cached layout for `spec` (made at the current revision), now the most recently used.
+    func cachedLayout(for spec: LayoutSpec) -> TextLayout? {
+        guard let entry = layoutsBySpec[spec] else { return nil }
+        touch(entry)
+        return entry.layout
+    }
 
     func cachedShaping(for font: FontSpec) -> ShapedText? { shapedByFont[font] }
 
+    /// Layouts in the cache (at most ``maximumCachedLayouts``).
+    var cachedLayoutCount: Int { layoutsBySpec.count }
+
     /// Stores a layout (and its shaping) computed for `revision`; ignored if
-    /// the document has changed since.
+    /// the document has changed since. A full cache evicts its least
+    /// recently used layout, and with it only that layout's highlights.
     func store(_ layout: TextLayout, computedAt revision: Int) {
         guard revision == self.revision else { return }
+        insert(layout)
         shapedByFont[layout.spec.font] = layout.shaped
-        if layoutsBySpec.count >= Document.maximumCachedLayouts, let victim = layoutsBySpec.keys.first {
-            layoutsBySpec[victim] = nil
-            dropHighlights()
+    }
+
+    /// Puts `layout` (made at the current revision) into the cache as the
+    /// most recently used; replaces another layout of the same spec.
+    @discardableResult
+    private func insert(_ layout: TextLayout) -> CachedLayout {
+        if let existing = layoutsBySpec[layout.spec] {
+            if existing.layout === layout {
+                touch(existing)
+                return existing
+            }
+            remove(existing)
+        } else if layoutsBySpec.count >= Document.maximumCachedLayouts, let victim = leastRecentlyUsed() {
+            remove(victim)
         }
-        layoutsBySpec[layout.spec] = layout
+        useClock &+= 1
+        let entry = CachedLayout(layout, lastUse: useClock)
+        layoutsBySpec[layout.spec] = entry
+        layoutsByIdentity[ObjectIdentifier(layout)] = entry
+        return entry
+    }
+
+    private func touch(_ entry: CachedLayout) {
+        useClock &+= 1
+        entry.lastUse = useClock
+    }
+
+    /// The entry used longest ago. The layout of the table used last counts
+    /// as just used (taps through ``recentHighlightTable`` skip ``touch(_:)``).
+    /// - Complexity: O(``maximumCachedLayouts``).
+    private func leastRecentlyUsed() -> CachedLayout? {
+        let recent = recentHighlightTable?.key.layout
+        var victim: CachedLayout?
+        for entry in layoutsBySpec.values where layoutsBySpec.count == 1 || ObjectIdentifier(entry.layout) != recent {
+            if victim.map({ entry.lastUse < $0.lastUse }) ?? true { victim = entry }
+        }
+        return victim
+    }
+
+    /// Takes a layout out of the cache, with its highlight tables, and the
+    /// shaping of its font if no other cached layout uses it.
+    ///
+    /// The only way out of the cache besides ``didChange()``: an entry's
+    /// tables, and so ``recentHighlightTable``, never outlive it.
+    private func remove(_ entry: CachedLayout) {
+        let identity = ObjectIdentifier(entry.layout)
+        if recentHighlightTable?.key.layout == identity { recentHighlightTable = nil }
+        for table in entry.highlightTables.values { cachedHighlightCount -= table.count }
+        entry.highlightTables.removeAll()
+        layoutsBySpec[entry.layout.spec] = nil
+        layoutsByIdentity[identity] = nil
+        let font = entry.layout.spec.font
+        if !layoutsBySpec.values.contains(where: { $0.layout.spec.font == font }) { shapedByFont[font] = nil }
+    }
+
+    // MARK: Highlight tables
+
+    /// The highlight table for `layout` and a unit, unretained: the
+    /// layout's cache entry holds it until the entry leaves the cache or
+    /// the highlights are dropped, so use it at once.
+    ///
+    /// `layout` must be a layout of this document at its current revision
+    /// (callers take it from a view's cache or ``LayoutService``, which
+    /// check). One that has left the cache (a view kept it) is put back as
+    /// the most recently used: highlights are kept only for cached layouts,
+    /// so they are bounded by the cache, and a table is never looked up
+    /// by the identity of a layout that no longer exists.
+    func highlightTable(for layout: TextLayout, unit: OffsetUnit) -> Unmanaged<HighlightTable> {
+        let key = HighlightKey(layout: ObjectIdentifier(layout), unit: unit)
+        if let recent = recentHighlightTable, recent.key == key { return recent.table }
+        let entry: CachedLayout
+        if let known = layoutsByIdentity[key.layout] {
+            entry = known
+            touch(entry)
+        } else {
+            entry = insert(layout)
+        }
+        let table: HighlightTable
+        if let existing = entry.highlightTables[unit] {
+            table = existing
+        } else {
+            table = HighlightTable(sentenceCount: sentences.count)
+            entry.highlightTables[unit] = table
+        }
+        let reference = Unmanaged.passUnretained(table)
+        recentHighlightTable = (key, reference)
+        return reference
+    }
+
+    /// Forgets every formatted highlight (the text changed, or there are too many).
+    func dropHighlights() {
+        recentHighlightTable = nil
+        for entry in layoutsBySpec.values { entry.highlightTables.removeAll() }
+        cachedHighlightCount = 0
     }
 }
 
-/// What a table of formatted highlights depends on besides the document:
-/// the layout (by identity: cheaper to hash than its spec; the tables are
-/// dropped whenever a layout leaves the document's cache, so an identity is
-/// never reused while its table remains) and the unit.
+/// A layout in a document's cache, with the highlights formatted in it.
+final class CachedLayout {
+    let layout: TextLayout
+    /// The document's use count when this was last used (for LRU eviction).
+    var lastUse: UInt64
+    /// Formatted highlights, one table per offset unit in use; they go when
+    /// the entry leaves the cache.
+    var highlightTables: [OffsetUnit: HighlightTable] = [:]
+
+    init(_ layout: TextLayout, lastUse: UInt64) {
+        self.layout = layout
+        self.lastUse = lastUse
+    }
+}
+
+/// What the table of formatted highlights used last is known by: its
+/// layout and unit. The layout by identity (cheaper to compare than its
+/// spec), which is safe because a key is only ever made from a live layout
+/// and compared while the document's cache holds the key's layout (its
+/// table lives in that layout's cache entry, and ``Document/recentHighlightTable``
+/// is cleared when the entry goes): an identity cannot be reused by another
+/// layout while a key holding it is in use.
 struct HighlightKey: Hashable {
     let layout: ObjectIdentifier
     let unit: OffsetUnit
@@ -168,9 +295,16 @@ struct HighlightKey: Hashable {
 
 /// One layout's formatted highlights, by sentence number (nil: not yet made).
 final class HighlightTable {
-    var lines: [EncodedDataLines?]
+    private(set) var lines: [EncodedDataLines?]
+    /// Sentences formatted.
+    private(set) var count = 0
 
     init(sentenceCount: Int) { lines = Array(repeating: nil, count: sentenceCount) }
+
+    func store(_ formatted: EncodedDataLines, at number: Int) {
+        if lines[number] == nil { count += 1 }
+        lines[number] = formatted
+    }
 
     /// Sentence `number`'s lines, if formatted, unretained (this table holds them).
     func unretainedLines(_ number: Int) -> Unmanaged<EncodedDataLines>? {

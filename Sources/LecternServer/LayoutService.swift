@@ -1,5 +1,6 @@
 // LayoutService.swift: fonts, shaping and layout for the daemon, with caches.
 
+import CUV
 import LecternLayout
 import LecternProtocol
 
@@ -22,14 +23,32 @@ final class LayoutService {
         shaper = Shaper(catalog: catalog)
     }
 
+    /// Layouts computed since start, on the loop thread or the pool (STATS `layouts_computed`).
+    private(set) var computedCount = 0
+    /// Of ``computedCount``, those computed on the thread pool (STATS `layouts_background`).
+    private(set) var computedInBackgroundCount = 0
+    /// Layouts being computed on the thread pool, each with what waits for it.
+    private var inFlight: [LayoutRequest: [(TextLayout) -> Void]] = [:]
+
+    /// What a background layout is for: a document (by serial), the
+    /// revision its text was taken at, and the spec.
+    struct LayoutRequest: Hashable {
+        let document: UInt64
+        let revision: Int
+        let spec: LayoutSpec
+    }
+
     /// The layout of `document` for `spec`, computed now on the loop thread
-    /// if it is not cached. For fan-out to watchers, whose views are laid out
-    /// already in all but rare cases.
+    /// if it is not cached. Only for documents no longer than
+    /// ``backgroundThreshold`` (or where a caller has measured the cost);
+    /// others go through ``layoutOrDefer(_:spec:context:)`` or
+    /// ``requestLayout(_:spec:on:then:)``.
     func layoutNow(_ document: Document, spec: LayoutSpec) -> TextLayout {
         if let layout = document.cachedLayout(for: spec) { return layout }
         let layout = Self.compute(
             text: document.text.utf16, shaped: document.cachedShaping(for: spec.font), spec: spec,
             attachments: document.layoutAttachments, shaper: shaper)
+        computedCount += 1
         document.store(layout, computedAt: document.revision)
         return layout
     }
@@ -43,21 +62,83 @@ final class LayoutService {
     func layoutOrDefer(_ document: Document, spec: LayoutSpec, context: CommandContext) -> TextLayout? {
         if let layout = document.cachedLayout(for: spec) { return layout }
         guard document.text.utf16.count > Self.backgroundThreshold else { return layoutNow(document, spec: spec) }
-        let text = document.text.utf16
-        let shaped = document.cachedShaping(for: spec.font)
-        let attachments = document.layoutAttachments
-        let revision = document.revision
-        let shaper = self.shaper
         let connection = context.connection
         let request = context.request
         connection.deferReply()
-        BackgroundWork.run(on: context.server.loop, {
-            Self.compute(text: text, shaped: shaped, spec: spec, attachments: attachments, shaper: shaper)
-        }, then: { layout in
-            document.store(layout, computedAt: revision)
-            connection.redispatchDeferred(request)
-        })
+        requestLayout(document, spec: spec, on: context.server.loop) { _ in connection.redispatchDeferred(request) }
         return nil
+    }
+
+    /// Whether a layout of `document` at its current revision for `spec` is being computed on the pool.
+    func isLayingOut(_ document: Document, spec: LayoutSpec) -> Bool {
+        inFlight[LayoutRequest(document: document.serial, revision: document.revision, spec: spec)] != nil
+    }
+
+    /// Lays out `document` (its text and attachments as they are now) for
+    /// `spec` on the thread pool. On the loop thread, when it is ready, the
+    /// layout is stored in the document's cache (unless the document has
+    /// changed meanwhile) and given to `then`, and to every other caller
+    /// that asked for the same document, revision and spec while it was
+    /// being computed: one computation serves them all. Layouts of one text
+    /// in one font that is not shaped yet shape it once: the first shapes,
+    /// the others wait for its shaping and then only break lines.
+    ///
+    /// `then` runs from the loop, outside any request (see ``BackgroundWork``).
+    func requestLayout(
+        _ document: Document, spec: LayoutSpec, on loop: UnsafeMutablePointer<uv_loop_t>,
+        then: @escaping (TextLayout) -> Void
+    ) {
+        let key = LayoutRequest(document: document.serial, revision: document.revision, spec: spec)
+        if inFlight[key] != nil {
+            inFlight[key]?.append(then)
+            return
+        }
+        inFlight[key] = [then]
+        let text = document.text.utf16
+        let attachments = document.layoutAttachments
+        if let shaped = document.cachedShaping(for: spec.font) {
+            computeInBackground(key, text: text, attachments: attachments, shaped: shaped, document: document, loop: loop)
+            return
+        }
+        let shaping = ShapingRequest(document: key.document, revision: key.revision, font: spec.font)
+        if shapingInFlight[shaping] != nil {
+            shapingInFlight[shaping]?.append { [self] shaped in
+                computeInBackground(key, text: text, attachments: attachments, shaped: shaped, document: document, loop: loop)
+            }
+            return
+        }
+        shapingInFlight[shaping] = []
+        computeInBackground(key, text: text, attachments: attachments, shaped: nil, document: document, loop: loop)
+    }
+
+    /// A text shaped in a font on the pool (by ``requestLayout(_:spec:on:then:)``),
+    /// with the layouts that wait for that shaping.
+    private struct ShapingRequest: Hashable {
+        let document: UInt64
+        let revision: Int
+        let font: FontSpec
+    }
+    private var shapingInFlight: [ShapingRequest: [(ShapedText) -> Void]] = [:]
+
+    /// One layout on the pool, for ``requestLayout(_:spec:on:then:)``: `text` and
+    /// `attachments` are the document's at `key.revision`; `shaped` nil shapes it too.
+    private func computeInBackground(
+        _ key: LayoutRequest, text: [UInt16], attachments: [InlineAttachment], shaped: ShapedText?,
+        document: Document, loop: UnsafeMutablePointer<uv_loop_t>
+    ) {
+        let shaper = self.shaper
+        BackgroundWork.run(on: loop, {
+            Self.compute(text: text, shaped: shaped, spec: key.spec, attachments: attachments, shaper: shaper)
+        }, then: { [self] layout in
+            computedCount += 1
+            computedInBackgroundCount += 1
+            document.store(layout, computedAt: key.revision)
+            if shaped == nil {
+                let shaping = ShapingRequest(document: key.document, revision: key.revision, font: key.spec.font)
+                for waiting in shapingInFlight.removeValue(forKey: shaping) ?? [] { waiting(layout.shaped) }
+            }
+            for callback in inFlight.removeValue(forKey: key) ?? [] { callback(layout) }
+        })
     }
 
     static func compute(

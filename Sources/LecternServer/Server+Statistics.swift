@@ -28,6 +28,8 @@ extension Server {
             ("streams", typewriters.streams.count),
             ("ticks_sent", typewriters.ticksSent),
             ("events_coalesced", statistics.eventsCoalesced),
+            ("layouts_computed", layouts.computedCount),
+            ("layouts_background", layouts.computedInBackgroundCount),
         ]
         return figures.map { ($0.0, $0.1.description) }
     }

@@ -90,6 +90,9 @@ final class Session {
     var selectedDocuments: Set<String> = []
     /// Documents this connection watches.
     var watching: Set<String> = []
+    /// Watch events held back behind one that waits for its view's layout
+    /// (see ``Server/broadcast(_:from:range:_:)``); nearly always empty.
+    var watchEvents = WatchEventQueue()
     /// Typewriter streams running on this connection, by stream id.
     var streams: [Int: TypewriterStream] = [:]
 

@@ -226,8 +226,15 @@ final class TypewriterScheduler {
     }
 
     /// The layout of the stream's connection's view of its document, if it
-    /// has one; remembered by the stream until the view or the document
-    /// changes, so that a tick does not look it up again.
+    /// has one and it is ready; remembered by the stream until the view or
+    /// the document changes, so that a tick does not look it up again.
+    ///
+    /// Never lays out a large document on the loop thread: a view with no
+    /// layout yet (larger than ``LayoutService/backgroundThreshold``, not in
+    /// the view's or the document's cache) is laid out on the thread pool,
+    /// and until it is ready this is nil, so ticks go without `caret=` and
+    /// `! SENTENCE` without geometry (PROTOCOL.md, TYPE). Meanwhile each
+    /// tick looks again, which costs a few lookups.
     private func layout(for stream: TypewriterStream) -> TextLayout? {
         let session = stream.connection.session
         let document = stream.document
@@ -237,7 +244,27 @@ final class TypewriterScheduler {
         {
             return cached.layout
         }
-        let layout = session.view(of: document).map { server.layouts.layoutNow(document, spec: $0) }
+        var layout: TextLayout?
+        if let view = session.viewWithCache(of: document) {
+            let layouts = server.layouts
+            if let known = view.cache.layout(for: document) ?? document.cachedLayout(for: view.spec) {
+                layout = known
+            } else if document.text.utf16.count <= LayoutService.backgroundThreshold {
+                layout = layouts.layoutNow(document, spec: view.spec)
+            } else {
+                if !layouts.isLayingOut(document, spec: view.spec) {
+                    let cache = view.cache
+                    let revision = document.revision
+                    let server = self.server
+                    layouts.requestLayout(document, spec: view.spec, on: server.loop) { layout in
+                        guard server.documents[document.id] === document else { return }
+                        cache.rememberIfMissing(layout, computedAt: revision, for: document)
+                    }
+                }
+                return nil
+            }
+            if let layout { view.cache.rememberIfMissing(layout, computedAt: document.revision, for: document) }
+        }
         stream.cachedLayout = .init(layout: layout)
         stream.cachedLayoutRevision = document.revision
         stream.cachedViewGeneration = session.viewGeneration

@@ -28,6 +28,20 @@ final class ViewLayoutCache {
         documentSerial == document.serial && revision == document.revision ? layoutReference : nil
     }
 
+    /// Remembers `layout`, computed for `revision`, only if this cache has
+    /// no layout for `document` at its current revision and `revision` is
+    /// that revision. For filling caches from outside the view's own
+    /// requests (events, ticks, a background layout arriving).
+    ///
+    /// Safe at any point of a request: a request that holds a view's layout
+    /// unretained (TAP) holds one valid for the current revision, which
+    /// this never replaces; what it replaces is only a layout of another
+    /// revision or document, which no request in progress is using.
+    func rememberIfMissing(_ layout: TextLayout, computedAt revision: Int, for document: Document) {
+        guard revision == document.revision, self.layout(for: document) == nil else { return }
+        remember(layout, for: document)
+    }
+
     func remember(_ layout: TextLayout, for document: Document) {
         documentSerial = document.serial
         revision = document.revision

@@ -46,6 +46,23 @@ extension Server {
     /// view of the document gets `rects=… outline=…` of that range in its
     /// own view; the geometry is computed once per distinct view spec, not
     /// once per watcher.
+    ///
+    /// A watcher's layout comes from its own view's cache first, then the
+    /// document's; what is found is remembered in the view's cache, so many
+    /// watchers with distinct views do not take turns in the document's
+    /// bounded cache. A view with no layout yet is laid out on the loop
+    /// thread only for a small document; otherwise on the thread pool, and
+    /// the watcher's event waits for it, with the watcher's later events
+    /// behind it (``WatchEventQueue``).
+    ///
+    /// Runs inside TAP and SELECT, before their reply, which holds the
+    /// tapping view's layout and the document unretained (``tap(_:on:)`` in
+    /// ViewCommands.swift). Nothing here can release either: view caches
+    /// are only filled where they hold no layout for the current revision
+    /// (``ViewLayoutCache/rememberIfMissing(_:computedAt:for:)``), so the
+    /// tapping view's valid layout is never replaced; and whatever leaves
+    /// the document's cache here takes only its own highlight tables, while
+    /// TAP looks its table up after this returns.
     func broadcast(
         _ document: Document, from origin: Connection?, range: Range<Int>?, _ describe: (OffsetUnit) -> String
     ) {
@@ -57,26 +74,94 @@ extension Server {
         var lines: [EventVariant: [UInt8]] = [:]
         for watcher in document.watchers.values where watcher !== origin {
             let unit = watcher.session.unit
-            let spec = range == nil ? nil : watcher.session.view(of: document)
-            let variant = EventVariant(unit: unit, spec: spec)
+            let view = range == nil ? nil : watcher.session.viewWithCache(of: document)
+            let variant = EventVariant(unit: unit, spec: view?.spec)
             if let bytes = lines[variant] {
-                watcher.send(event: bytes)
+                deliver(bytes, to: watcher)
                 continue
             }
             var line = texts[unit] ?? describe(unit)
             texts[unit] = line
-            if let range, let spec {
-                let fields = geometry[spec]
-                    ?? Document.geometryFields(range, layout: layouts.layoutNow(document, spec: spec))
-                geometry[spec] = fields
+            if let range, let view {
+                guard let fields = geometry[view.spec]
+                    ?? eventLayout(document, view: view).map({ Document.geometryFields(range, layout: $0) })
+                else {
+                    awaitLayout(document, spec: view.spec, line: line, range: range, watcher: watcher)
+                    continue
+                }
+                geometry[view.spec] = fields
                 line += " " + fields
             }
             let bytes = Array(line.utf8)
             lines[variant] = bytes
-            watcher.send(event: bytes)
+            deliver(bytes, to: watcher)
         }
     }
 
+    /// The layout of a watcher's view for its events if it can be had on
+    /// the loop thread: its view's cache, the document's cache, or a small
+    /// document laid out now (see ``broadcast(_:from:range:_:)``); nil if
+    /// it has to be computed on the pool.
+    private func eventLayout(_ document: Document, view: (spec: LayoutSpec, cache: ViewLayoutCache)) -> TextLayout? {
+        if let layout = view.cache.layout(for: document) { return layout }
+        let layout: TextLayout
+        if let cached = document.cachedLayout(for: view.spec) {
+            layout = cached
+        } else if document.text.utf16.count <= LayoutService.backgroundThreshold {
+            layout = layouts.layoutNow(document, spec: view.spec)
+        } else {
+            return nil
+        }
+        view.cache.rememberIfMissing(layout, computedAt: document.revision, for: document)
+        return layout
+    }
+
+    /// A watch event for `watcher`: sent now, or queued behind the events
+    /// that wait for a layout.
+    private func deliver(_ event: [UInt8], to watcher: Connection) {
+        if watcher.session.watchEvents.isEmpty {
+            watcher.send(event: event)
+        } else {
+            enqueue(.ready(event), for: watcher)
+        }
+    }
+
+    /// Queues an entry (a full queue is sent first, as it stands).
+    /// - Returns: whether the entry is the first to wait for its layout.
+    @discardableResult
+    private func enqueue(_ entry: WatchEventQueue.Entry, for watcher: Connection) -> Bool {
+        let (sendNow, isFirstToAwait) = watcher.session.watchEvents.add(entry)
+        for event in sendNow { watcher.send(event: event) }
+        return isFirstToAwait
+    }
+
+    /// Queues a watcher's event until the layout of `document` at its
+    /// current revision for `spec` is computed on the pool, and asks for it.
+    /// The event gets geometry of that revision (the one it names in
+    /// `revision=`), whatever the document has become by then.
+    private func awaitLayout(_ document: Document, spec: LayoutSpec, line: String, range: Range<Int>, watcher: Connection) {
+        let request = LayoutService.LayoutRequest(document: document.serial, revision: document.revision, spec: spec)
+        // Queued before asking: the answer may come at once (BackgroundWork's fallback).
+        guard enqueue(.awaiting(line: line, range: range, layout: request), for: watcher) else { return }
+        layouts.requestLayout(document, spec: spec, on: loop) { [weak watcher] layout in
+            guard let watcher else { return }
+            self.watchLayoutArrived(layout, for: request, of: document, watcher: watcher)
+        }
+    }
+
+    /// A layout a watcher's events waited for is ready: it fills the view's
+    /// cache (if the view is still that one and has none), completes the
+    /// waiting events and sends those now at the front of the queue.
+    private func watchLayoutArrived(
+        _ layout: TextLayout, for request: LayoutService.LayoutRequest, of document: Document, watcher: Connection
+    ) {
+        let session = watcher.session
+        if documents[document.id] === document, let view = session.viewWithCache(of: document), view.spec == request.spec {
+            view.cache.rememberIfMissing(layout, computedAt: request.revision, for: document)
+        }
+        session.watchEvents.resolve(request) { Document.geometryFields($0, layout: layout) }
+        for event in session.watchEvents.takeReady() { watcher.send(event: event) }
+    }
 
     /// After a document's text or attachments changed: selections of its
     /// old sentences are dropped, watchers get `! CHANGED`.

@@ -1,0 +1,278 @@
+// LayoutCacheTests.swift: more views of a document than its layout cache holds,
+// laid out off the loop thread, with watch events in order and in each view's geometry.
+
+import Foundation
+import Testing
+@testable import LecternServer
+import LecternLayout
+import LecternText
+
+@Suite(.serialized) struct LayoutCacheTests {
+    /// `key=value` fields of a line.
+    private func fields(_ line: String) -> [String: String] {
+        var result: [String: String] = [:]
+        for token in line.split(separator: " ") {
+            if let equals = token.firstIndex(of: "=") {
+                result[String(token[..<equals])] = String(token[token.index(after: equals)...])
+            }
+        }
+        return result
+    }
+
+    /// One STATS figure.
+    private func statistic(_ name: String, from client: LineClient) throws -> Int {
+        let lines = try client.request("STATS")
+        let line = try #require(lines.first { $0.hasPrefix("* \(name) ") })
+        return try #require(Int(line.split(separator: " ")[2]))
+    }
+
+    /// Text of `sentences` sentences, each about 55 bytes, in one paragraph.
+    private func text(sentences: Int) -> [UInt8] {
+        Array((0..<sentences).map { "Sentence number \($0) is here to fill the page nicely. " }.joined().utf8)
+    }
+
+    private func put(_ id: String, _ bytes: [UInt8], on client: LineClient) throws {
+        client.send(bytes: Array("PUT \(id) {\(bytes.count)}\n".utf8) + bytes + [0x0A])
+        let reply = try client.readReply()
+        #expect(reply.last?.hasPrefix("OK PUT id=\(id) ") == true, "\(reply)")
+    }
+
+    /// Lines up to the next one that starts with `prefix` (events of other kinds are skipped).
+    private func next(_ prefix: String, from client: LineClient) throws -> String {
+        while let line = try client.readLine() {
+            if line.hasPrefix(prefix) { return line }
+        }
+        throw LineClient.Failure(description: "stream ended before \(prefix)")
+    }
+
+    /// The `rects …` data line of a RECTS reply, as `rects=…`.
+    private func rects(of sentence: String, in id: String, on client: LineClient) throws -> String? {
+        let reply = try client.request("RECTS \(id) \(sentence)").filter { !$0.hasPrefix("!") }
+        return reply.first { $0.hasPrefix("* rects ") }.map { "rects=" + $0.dropFirst("* rects ".count) }
+    }
+
+    // MARK: Live daemon
+
+    @Test func fortyWatchersOfAMegabyteDocumentGetEveryTapInOrderInTheirOwnGeometry() throws {
+        let daemon = try Daemon()
+        let setup = try LineClient(port: daemon.port, timeoutSeconds: 300)
+        let big = text(sentences: 19_000)  // 1,033,890 bytes
+        try put("big", big, on: setup)
+        // Shaped once here; the watchers' views then only break lines.
+        #expect(try setup.request("VIEW big width=300").last?.hasPrefix("OK VIEW id=big ") == true)
+
+        // 40 watchers, 40 widths: with the tapper's, more views than the 32 cached.
+        let widths = (0..<40).map { 200 + 7 * $0 }
+        let watchers = try widths.map { _ in try LineClient(port: daemon.port, timeoutSeconds: 300) }
+        for (watcher, width) in zip(watchers, widths) { watcher.sendLine("VIEW big width=\(width)\nWATCH big") }
+        for watcher in watchers {
+            #expect(try watcher.readReply().last?.hasPrefix("OK VIEW id=big ") == true)
+            #expect(try watcher.readReply().last?.hasPrefix("OK WATCH id=big ") == true)
+        }
+        let tapper = try LineClient(port: daemon.port, timeoutSeconds: 300)
+        #expect(try tapper.request("VIEW big width=300").last?.hasPrefix("OK VIEW") == true)
+        let pinger = try daemon.connect()
+        let computedBefore = try statistic("layouts_computed", from: setup)
+        let backgroundBefore = try statistic("layouts_background", from: setup)
+
+        var tapped: [String] = []
+        var pongs = 0
+        func tap(_ round: Int) throws {
+            let reply = try tapper.request("TAP big 20 \(10 + 40 * round)")
+            let final = try #require(reply.last)
+            #expect(final.hasPrefix("OK TAP hit "), "\(reply)")
+            tapped.append(try #require(fields(final)["sentence"]))
+            // Answered while the evicted views are laid out, and after.
+            for _ in 0..<5 {
+                if try pinger.request("PING") == ["OK PONG"] { pongs += 1 }
+            }
+        }
+        func events(_ count: Int, on watcher: LineClient) throws -> [String] {
+            try (0..<count).map { _ in try next("! TAP big ", from: watcher) }
+        }
+
+        // Round one: the views that fell out of the document's cache are
+        // laid out again, off the loop thread, and their events wait for it.
+        try tap(0)
+        var received = try watchers.map { try events(1, on: $0) }
+        let computedAfterFirst = try statistic("layouts_computed", from: setup)
+        let backgroundAfterFirst = try statistic("layouts_background", from: setup)
+        #expect(computedAfterFirst > computedBefore)
+        #expect(backgroundAfterFirst - backgroundBefore == computedAfterFirst - computedBefore)
+
+        // Later rounds: every watcher's view keeps its layout; nothing is laid out again.
+        let rounds = 6
+        for round in 1..<rounds { try tap(round) }
+        for (index, watcher) in watchers.enumerated() { received[index] += try events(rounds - 1, on: watcher) }
+        #expect(try statistic("layouts_computed", from: setup) == computedAfterFirst)
+        #expect(pongs == 5 * rounds)
+        #expect(Set(tapped).count == rounds)
+
+        for (watcher, events) in zip(watchers, received) {
+            #expect(events.map { fields($0)["sentence"] ?? "?" } == tapped)
+            // The geometry is the watcher's own: what RECTS gives it.
+            for event in events {
+                let sentence = try #require(fields(event)["sentence"])
+                let own = try rects(of: sentence, in: "big", on: watcher)
+                #expect(own != nil && own == fields(event)["rects"].map { "rects=" + $0 })
+            }
+        }
+        #expect(try statistic("layouts_computed", from: setup) == computedAfterFirst)
+    }
+
+    /// 32 VIEWs of distinct widths from one connection: every layout made
+    /// before them leaves the document's cache (views keep their own).
+    private func evictCachedLayouts(of id: String, on client: LineClient) throws {
+        for width in 600..<(600 + Document.maximumCachedLayouts) {
+            #expect(try client.request("VIEW \(id) width=\(width)").last?.hasPrefix("OK VIEW") == true)
+        }
+    }
+
+    @Test func anEventWaitingForItsLayoutIsFollowedByTheChangeInOrder() throws {
+        let daemon = try Daemon()
+        let client = { try LineClient(port: daemon.port, timeoutSeconds: 60) }
+        let setup = try client()
+        try put("mid", text(sentences: 800), on: setup)  // 44 KB: laid out off the loop thread
+        let watcher = try client()
+        #expect(try watcher.request("VIEW mid width=250").last?.hasPrefix("OK VIEW") == true)
+        // The same view elsewhere says what the watcher's rects must be.
+        let twin = try client()
+        #expect(try twin.request("VIEW mid width=250").last?.hasPrefix("OK VIEW") == true)
+        let expected = try #require(try rects(of: "0", in: "mid", on: twin))
+        let tapper = try client()
+        #expect(try tapper.request("VIEW mid width=400").last?.hasPrefix("OK VIEW") == true)
+        #expect(try tapper.request("TAP mid 5 5").last?.hasPrefix("OK TAP hit sentence=0 ") == true)
+        #expect(try watcher.request("WATCH mid").last?.hasPrefix("OK WATCH") == true)
+        try evictCachedLayouts(of: "mid", on: setup)
+        let backgroundBefore = try statistic("layouts_background", from: setup)
+
+        // One write: the TAP's event for the watcher waits for its layout,
+        // and the PUT's CHANGED, made in the same loop turn, waits behind it.
+        tapper.send("TAP mid 5 5\nPUT mid \"Short now. Two sentences.\"\n")
+        #expect(try tapper.readReply().last?.hasPrefix("OK TAP hit sentence=0 ") == true)
+        #expect(try tapper.readReply().last?.hasPrefix("OK PUT id=mid revision=2 ") == true)
+
+        let tap = try #require(try watcher.readLine())
+        #expect(tap.hasPrefix("! TAP mid by="))
+        #expect(fields(tap)["revision"] == "1" && fields(tap)["sentence"] == "0")
+        // Geometry of revision 1, the one the event names, in the watcher's view.
+        #expect(fields(tap)["rects"].map { "rects=" + $0 } == expected)
+        let changed = try #require(try watcher.readLine())
+        #expect(changed.hasPrefix("! CHANGED mid by=") && fields(changed)["revision"] == "2")
+        #expect(try statistic("layouts_background", from: setup) > backgroundBefore)
+    }
+
+    @Test func aTypewriterOnALargeDocumentTicksWhileItsViewIsLaidOut() throws {
+        let daemon = try Daemon()
+        let setup = try LineClient(port: daemon.port, timeoutSeconds: 60)
+        try put("mid", text(sentences: 800), on: setup)
+        let reader = try LineClient(port: daemon.port, timeoutSeconds: 60)
+        #expect(try reader.request("VIEW mid width=250").last?.hasPrefix("OK VIEW") == true)
+        try evictCachedLayouts(of: "mid", on: setup)
+        let backgroundBefore = try statistic("layouts_background", from: setup)
+
+        // The reader's layout is in no cache: the stream must not lay it
+        // out on the loop; ticks come at once, caret= once it is ready.
+        let reply = try reader.request("TYPE mid interval=1")
+        let typed = try #require(reply.last)
+        let stream = try #require(fields(typed)["stream"])
+        var ticks = 0
+        var caretTick: [String: String]?
+        while caretTick == nil {
+            let tick = fields(try next("! TICK mid stream=\(stream) ", from: reader))
+            ticks += 1
+            if tick["caret"] != nil { caretTick = tick }
+        }
+        #expect(ticks >= 1)
+        #expect(try statistic("layouts_background", from: setup) > backgroundBefore)
+        #expect(try reader.request("STOP \(stream)").filter { !$0.hasPrefix("!") }.last?.hasPrefix("OK STOP") == true)
+        // The caret is the view's own: what CARET gives at that offset.
+        let end = try #require(caretTick?["end"])
+        let caret = try reader.request("CARET mid \(end)").filter { !$0.hasPrefix("!") }.last ?? ""
+        #expect(fields(caret)["rect"] == caretTick?["caret"])
+    }
+
+    // MARK: The cache itself
+
+    private func layout(_ document: Document, width: Double, insets: Double = 0, service: LayoutService) -> TextLayout {
+        let spec = LayoutSpec(width: width, fontSize: 17, insets: EdgeInsets(all: insets))
+        return LayoutService.compute(
+            text: document.text.utf16, shaped: document.cachedShaping(for: spec.font), spec: spec,
+            attachments: [], shaper: service.shaper)
+    }
+
+    private func document() throws -> Document {
+        let content = try DocumentContent(utf8: Array("One short sentence. Another one here.".utf8), language: nil, mode: .reader)
+        return Document(id: "d", content: content, revision: 1)
+    }
+
+    @Test func theLeastRecentlyUsedLayoutLeavesTakingOnlyItsHighlights() throws {
+        let service = try LayoutService()
+        let document = try document()
+        let sentence = document.sentences[0]
+        let layouts = (0..<Document.maximumCachedLayouts).map { layout(document, width: 100 + Double($0), service: service) }
+        for layout in layouts { document.store(layout, computedAt: 1) }
+        let first = document.highlight(sentence, layout: layouts[0], unit: .utf16)
+        let second = document.highlight(sentence, layout: layouts[1], unit: .utf16)
+        #expect(document.cachedHighlightCount == 2)
+        // layouts[0] was used last (its highlight); layouts[2] is the least recently used.
+        _ = document.cachedLayout(for: layouts[1].spec)
+        _ = document.highlight(sentence, layout: layouts[0], unit: .utf16)
+        document.store(layout(document, width: 99, service: service), computedAt: 1)
+        #expect(document.cachedLayoutCount == Document.maximumCachedLayouts)
+        #expect(document.cachedLayout(for: layouts[2].spec) == nil)
+        #expect(document.cachedLayout(for: layouts[0].spec) === layouts[0])
+        #expect(document.cachedLayout(for: layouts[1].spec) === layouts[1])
+        // Both highlights are still memoised: the very same lines come back.
+        #expect(document.cachedHighlightCount == 2)
+        #expect(document.highlight(sentence, layout: layouts[0], unit: .utf16).toOpaque() == first.toOpaque())
+        #expect(document.highlight(sentence, layout: layouts[1], unit: .utf16).toOpaque() == second.toOpaque())
+    }
+
+    @Test func aReplacedLayoutsHighlightsAreNeverServedForAnother() throws {
+        let service = try LayoutService()
+        let document = try document()
+        let sentence = document.sentences[0]
+        for _ in 0..<50 {
+            var old: TextLayout? = layout(document, width: 300, service: service)
+            document.store(old!, computedAt: 1)
+            _ = document.highlight(sentence, layout: old!, unit: .utf16)
+            // Same spec again: replaces (and releases) the old layout.
+            document.store(layout(document, width: 300, service: service), computedAt: 1)
+            old = nil
+            // A layout made now may get the old one's address; its highlight
+            // must be its own (inset by 20 points), never the old one's.
+            let other = layout(document, width: 300, insets: 20, service: service)
+            let lines = document.highlight(sentence, layout: other, unit: .utf16).takeUnretainedValue().lines
+            #expect(lines[1] == "rects \(Wire.rects(other.selectionRects(for: sentence.content)))")
+            #expect(lines[1].hasPrefix("rects 20,20,"))
+        }
+    }
+
+    @Test func waitingWatchEventsKeepTheirOrderAndStayBounded() {
+        let request = { (width: Double) in
+            LayoutService.LayoutRequest(document: 1, revision: 1, spec: LayoutSpec(width: width, fontSize: 17))
+        }
+        var queue = WatchEventQueue()
+        #expect(queue.add(.awaiting(line: "TAP a sentence=0", range: 0..<3, layout: request(100))) == ([], true))
+        #expect(queue.add(.ready(Array("CHANGED a".utf8))) == ([], false))
+        #expect(queue.add(.awaiting(line: "TAP a sentence=1", range: 3..<6, layout: request(200))) == ([], true))
+        #expect(queue.add(.awaiting(line: "TAP a sentence=2", range: 6..<9, layout: request(100))) == ([], false))
+        // The second layout first: nothing may pass the first event.
+        queue.resolve(request(200)) { "rects=\($0.lowerBound)" }
+        #expect(queue.takeReady().isEmpty)
+        queue.resolve(request(100)) { "rects=\($0.lowerBound)" }
+        #expect(queue.takeReady().map { String(decoding: $0, as: UTF8.self) }
+            == ["TAP a sentence=0 rects=0", "CHANGED a", "TAP a sentence=1 rects=3", "TAP a sentence=2 rects=6"])
+        #expect(queue.isEmpty)
+
+        // One past the limit: all go at once, in order, the waiting ones without geometry.
+        _ = queue.add(.awaiting(line: "TAP a sentence=0", range: 0..<3, layout: request(100)))
+        for number in 1..<WatchEventQueue.maximumWaiting { _ = queue.add(.ready(Array("SELECT \(number)".utf8))) }
+        let (sendNow, _) = queue.add(.ready(Array("CLEAR a".utf8)))
+        #expect(sendNow.count == WatchEventQueue.maximumWaiting + 1)
+        #expect(sendNow.first.map { String(decoding: $0, as: UTF8.self) } == "TAP a sentence=0")
+        #expect(sendNow.last.map { String(decoding: $0, as: UTF8.self) } == "CLEAR a")
+        #expect(queue.isEmpty && queue.awaited.isEmpty)
+    }
+}
