@@ -41,8 +41,10 @@ final class AccessControl {
     var failuresByAddress = AuthFailureTable()
     /// The connections that must still authenticate: added when accepted
     /// (if a token is required), removed when they authenticate or close.
-    /// This set alone decides the count, so no path can make it drift.
-    private var unauthenticated = Set<UInt64>()
+    /// This table alone decides the count, so no path can make it drift.
+    /// Each entry holds the loop time (ms) the connection was accepted at,
+    /// for `--auth-timeout`.
+    private var unauthenticated: [UInt64: UInt64] = [:]
 
     /// Reads the token as configured.
     ///
@@ -81,15 +83,21 @@ final class AccessControl {
 
     /// Counts a new connection as unauthenticated, unless `limit` are
     /// already: then it is not counted and should be refused.
-    func admitUnauthenticated(_ connectionID: UInt64, limit: Int) -> Bool {
+    func admitUnauthenticated(_ connectionID: UInt64, limit: Int, now: UInt64) -> Bool {
         guard unauthenticated.count < limit else { return false }
-        unauthenticated.insert(connectionID)
+        unauthenticated[connectionID] = now
         return true
     }
 
     /// The connection authenticated, or closed: it no longer counts.
     func stopCounting(_ connectionID: UInt64) {
-        unauthenticated.remove(connectionID)
+        unauthenticated[connectionID] = nil
+    }
+
+    /// Connections accepted at least `timeout` ms before `now` that have
+    /// not authenticated. At most `--max-unauthenticated` are looked at.
+    func unauthenticated(since timeout: UInt64, now: UInt64) -> [UInt64] {
+        unauthenticated.compactMap { id, accepted in now &- accepted >= timeout ? id : nil }
     }
 
     // MARK: Reading the token

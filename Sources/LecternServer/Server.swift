@@ -288,7 +288,7 @@ public final class Server {
         }
         connection.session.isAuthenticated = !access.isRequired
         if access.isRequired
-            && !access.admitUnauthenticated(connection.id, limit: configuration.maximumUnauthenticatedConnections)
+            && !access.admitUnauthenticated(connection.id, limit: configuration.maximumUnauthenticatedConnections, now: uv_now(loop))
         {
             statistics.connectionsRefused += 1
             Log.warning("connection_refused", ["peer": connection.peer, "unauthenticated_limit": configuration.maximumUnauthenticatedConnections])
@@ -342,17 +342,37 @@ public final class Server {
     /// The open connections, in no particular order.
     var openConnections: Dictionary<UInt64, Connection>.Values { connections.values }
 
-    /// Once a second: the commands-per-second figure and idle timeouts.
+    /// Once a second: the commands-per-second figure, idle timeouts, and
+    /// connections that did not authenticate in time.
     private func housekeeping() {
         statistics.closeSecond()
+        let now = uv_now(loop)
+        closeUnauthenticated(now: now)
         let timeout = UInt64(configuration.idleTimeoutSeconds) * 1000
         guard timeout > 0 else { return }
-        let now = uv_now(loop)
         for connection in Array(connections.values)
         where connection.session.isIdleTimeoutExempt == false && now &- connection.lastActivity >= timeout {
             let reason = "idle for \(configuration.idleTimeoutSeconds) s (--idle-timeout)"
             Log.info("connection_idle", ["id": connection.id, "peer": connection.peer, "reason": reason])
             connection.close(saying: ProtocolError(.idle, "closing: no request for \(configuration.idleTimeoutSeconds) s (--idle-timeout); reconnect when needed"), tag: nil)
+        }
+    }
+
+    /// Closes connections that have not authenticated `--auth-timeout`
+    /// seconds after they were accepted: the slots of `--max-unauthenticated`
+    /// cannot be held by clients that never send a token (ssh's LoginGraceTime).
+    private func closeUnauthenticated(now: UInt64) {
+        let seconds = configuration.authTimeoutSeconds
+        guard access.isRequired, seconds > 0 else { return }
+        for id in access.unauthenticated(since: UInt64(seconds) * 1000, now: now) {
+            guard let connection = connections[id] else {
+                access.stopCounting(id)
+                continue
+            }
+            Log.info("connection_auth_timeout", ["id": id, "peer": connection.peer, "reason": "no AUTH within \(seconds) s (--auth-timeout)"])
+            // Counted no longer from now on, so it is closed once.
+            access.stopCounting(id)
+            connection.close(saying: ProtocolError(.authenticationRequired, "closing: no AUTH within \(seconds) s of connecting (--auth-timeout)"), tag: nil)
         }
     }
 

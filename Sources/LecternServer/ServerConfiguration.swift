@@ -36,6 +36,9 @@ public struct ServerConfiguration: Equatable, Sendable {
     /// With a token required: connections that have not authenticated yet,
     /// held at once; the next one gets `ERR MAXCLIENTS` and is closed.
     public var maximumUnauthenticatedConnections = 128
+    /// With a token required: seconds a connection has to authenticate
+    /// before it is closed with `ERR NOAUTH`; 0 never closes.
+    public var authTimeoutSeconds = 30
     /// Bytes of replies and events a connection may have waiting to be
     /// sent before the daemon closes it: a client that never reads must not
     /// grow the daemon without bound.
@@ -156,6 +159,13 @@ public struct ServerConfiguration: Equatable, Sendable {
             defaultValue: { String($0.maximumUnauthenticatedConnections) },
             apply: { config, value in
                 config.maximumUnauthenticatedConnections = try integer(value, flag: "--max-unauthenticated", in: 1...1_000_000)
+            }),
+        Option(
+            flag: "--auth-timeout", environment: "LECTERN_AUTH_TIMEOUT", valueName: "SECONDS",
+            help: "with a token, seconds a connection has to AUTH before it is closed (0: never)",
+            defaultValue: { String($0.authTimeoutSeconds) },
+            apply: { config, value in
+                config.authTimeoutSeconds = try integer(value, flag: "--auth-timeout", in: 0...86_400)
             }),
         Option(
             flag: "--max-documents", environment: "LECTERN_MAX_DOCUMENTS", valueName: "N",

@@ -183,6 +183,31 @@ import Testing
         #expect(try daemon.connect().request("PING") == ["OK PONG"])
     }
 
+    /// The slots of --max-unauthenticated cannot be held forever: a
+    /// connection that has not authenticated --auth-timeout seconds after
+    /// it connected is told so and closed; one that authenticated stays.
+    @Test func connectionsThatDoNotAuthenticateInTimeAreClosed() throws {
+        let file = try tokenFile("s3cret")
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let daemon = try Daemon(["--auth-token-file", file, "--auth-timeout", "1", "--max-unauthenticated", "2"])
+        let silent = try daemon.connect()
+        let pinger = try daemon.connect()
+        let member = try daemon.connect()
+        #expect(try member.readLine()?.hasPrefix("ERR MAXCLIENTS") == true)
+        #expect(try pinger.request("PING") == ["OK PONG"])
+        #expect(try silent.readLine() == "ERR NOAUTH closing: no AUTH within 1 s of connecting (--auth-timeout)")
+        #expect(try silent.waitForClose())
+        // PING is not authentication: that connection is closed too.
+        #expect(try pinger.readLine()?.hasPrefix("ERR NOAUTH closing: no AUTH within 1 s") == true)
+        #expect(daemon.log.contains("event=connection_auth_timeout"))
+        // The slots are free again; an authenticated connection outlives the timeout.
+        let authenticated = try daemon.connect()
+        #expect(try authenticated.request("AUTH s3cret") == ["OK AUTH"])
+        let later = try daemon.connect()
+        #expect(try later.readLine()?.hasPrefix("ERR NOAUTH closing") == true)
+        #expect(try authenticated.request("LIST").last == "OK LIST 0")
+    }
+
     @Test func theLimitIsAFlagWithADefault() throws {
         #expect(ServerConfiguration().maximumUnauthenticatedConnections == 128)
         guard case .run(let config) = try ServerConfiguration.parse(arguments: [], environment: ["LECTERN_MAX_UNAUTHENTICATED": "7"]) else {
