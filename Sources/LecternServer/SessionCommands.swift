@@ -12,7 +12,10 @@ extension Server {
     static let authCommand = Command(
         name: "AUTH", syntax: "<token>", minimumArguments: 1, maximumArguments: 1,
         summary: "Authenticates this connection with the daemon's token (when it requires one).",
-        details: ["AUTH s3cret -> OK AUTH", "A wrong token: ERR AUTH; after 3 failures one attempt a second; after 10 the connection is closed."],
+        details: [
+            "AUTH s3cret -> OK AUTH", "A wrong token: ERR AUTH; after 3 failures one attempt a second; after 10 the connection is closed.",
+            "Before AUTH a request is at most \(RequestDecoder.maximumUnauthenticatedRequestBytes) bytes (RESP: \(RequestDecoder.maximumUnauthenticatedArrayLength) elements) and carries no {N} or <<WORD payload: ERR NOAUTH, and the connection is closed.",
+        ],
         allowedBeforeAuth: true,
         handler: { context in
             let server = context.server
@@ -37,7 +40,7 @@ extension Server {
                 }
                 throw ProtocolError(.authentication, "wrong token")
             }
-            session.isAuthenticated = true
+            connection.didAuthenticate()
             session.failedAuthAttempts = 0
             Log.info("auth_succeeded", ["id": connection.id, "peer": connection.peer])
             return .reply(Reply("AUTH"))
@@ -81,7 +84,7 @@ extension Server {
                             Log.warning("auth_failed", ["id": connection.id, "peer": connection.peer, "via": "HELLO"])
                             throw ProtocolError(.authentication, "wrong token")
                         }
-                        session.isAuthenticated = true
+                        connection.didAuthenticate()
                         words = words.dropFirst(3)
                         continue
                     case ("SETNAME", 2...):
