@@ -5,15 +5,16 @@
 import Foundation
 import Testing
 import LecternProtocol
+import LecternServer
 
 @Suite struct PreAuthLimitTests {
     static let token = "pre-auth-s3cret"
     static let small = RequestDecoder.maximumUnauthenticatedRequestBytes
 
-    /// A daemon requiring ``token``, read from a file only its owner can read.
-    private func daemon() throws -> (Daemon, URL) {
+    /// A daemon requiring `token`, read from a file only its owner can read.
+    private func daemon(token: String = Self.token) throws -> (Daemon, URL) {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("lectern-token-\(UUID().uuidString.prefix(8))")
-        guard FileManager.default.createFile(atPath: url.path, contents: Data((Self.token + "\n").utf8),
+        guard FileManager.default.createFile(atPath: url.path, contents: Data((token + "\n").utf8),
                                              attributes: [.posixPermissions: 0o600])
         else { throw LineClient.Failure(description: "cannot write \(url.path)") }
         do {
@@ -128,5 +129,34 @@ import LecternProtocol
         }
         #expect(try cli(["PUT", "cli", big]).hasPrefix("NOAUTH a bulk string before AUTH is at most 4096 bytes"))
         #expect(try cli(["--no-auth-warning", "-a", Self.token, "PUT", "cli", big]).hasPrefix("PUT id=cli revision=1 bytes=100000"))
+    }
+
+    /// The corpus entries for the fuzzing daemon that requires a token
+    /// (see ``Fuzzing/tokenDaemonPrefix``), sent to a live daemon with that
+    /// token (not through ``Fuzzing``, which FuzzCorpusTests drives and which
+    /// is for one thread), get what they are there to provoke.
+    @Test func theFuzzCorpusEntriesForTheTokenDaemonProvokeWhatTheyShould() throws {
+        let (daemon, file) = try daemon(token: "fuzz")
+        defer { try? FileManager.default.removeItem(at: file) }
+        func replay(_ name: String) throws -> String {
+            let input = [UInt8](try Data(contentsOf: FuzzCorpusTests.corpus.appendingPathComponent(name)))
+            #expect(input.starts(with: Fuzzing.tokenDaemonPrefix), "\(name)")
+            let client = try daemon.connect()
+            client.send(bytes: Array(input.dropFirst(Fuzzing.tokenDaemonPrefix.count)))
+            client.shutdownWriting()
+            var lines: [String] = []
+            while let line = try client.readLine() { lines.append(line) }
+            return lines.map { $0 + "\r\n" }.joined()
+        }
+        for (name, last) in [
+            ("preauth-literal", "ERR NOAUTH payloads"), ("preauth-heredoc", "@h ERR NOAUTH payloads"),
+            ("preauth-resp-bulk", "-NOAUTH a bulk string"), ("preauth-resp-array", "-NOAUTH a request before AUTH"),
+            ("preauth-long-line", "ERR NOAUTH a request line"),
+        ] {
+            let lines = try replay(name).split(separator: "\r\n")
+            #expect(lines.last?.hasPrefix(last) == true, "\(name): \(lines)")
+        }
+        #expect(try replay("preauth-auth-then-literal").hasPrefix("OK AUTH\r\nOK PUT id=d revision="))
+        #expect(try replay("preauth-resp-auth-then-bulk").hasPrefix("+AUTH\r\n+PUT id=r revision="))
     }
 }
