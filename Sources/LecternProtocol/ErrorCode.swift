@@ -55,7 +55,9 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
     /// The store failed otherwise; nothing was written.
     public static let store = ErrorCode(rawValue: "STORE")
 
-    /// The daemon requires AUTH before this command.
+    /// The daemon requires AUTH before this command; or, closing the
+    /// connection, a request before AUTH is over the small pre-AUTH limits
+    /// (see ``RequestDecoder/Limits/unauthenticated``).
     public static let authenticationRequired = ErrorCode(rawValue: "NOAUTH")
     /// AUTH failed: a wrong token, too many attempts, or no token configured.
     public static let authentication = ErrorCode(rawValue: "AUTH")

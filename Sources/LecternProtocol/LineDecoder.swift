@@ -13,7 +13,11 @@ import Glibc
 ///
 /// Bytes are not interpreted: UTF-8 validation belongs to the request parser.
 /// The decoder remembers how far it has scanned for LF, so a long line that
-/// arrives in many small reads is scanned once, not once per read.
+/// arrives in many small reads is scanned once, not once per read; consumed
+/// bytes are dropped only once they are at least as many as those kept, so
+/// each byte is moved a bounded number of times (``work`` counts both).
+/// The buffer gives back its memory once a large request is consumed: it
+/// keeps at most ``retainedCapacity`` bytes of capacity when idle.
 ///
 /// ```swift
 /// var decoder = LineDecoder(maximumLineLength: 1 << 20)
@@ -24,7 +28,18 @@ import Glibc
 /// - Complexity: amortised O(n) in the bytes appended.
 public struct LineDecoder: Sendable {
     /// The longest line accepted, in bytes, not counting the line ending.
-    public let maximumLineLength: Int
+    /// It may change between lines (a connection's limit grows after AUTH);
+    /// it applies from the next call to ``next()``.
+    public var maximumLineLength: Int {
+        didSet { precondition(maximumLineLength > 0, "maximumLineLength must be positive") }
+    }
+
+    /// The capacity the buffer keeps once what it holds is consumed (so a
+    /// connection that sent one large request does not hold its size).
+    public static let retainedCapacity = 64 * 1024
+
+    /// Bytes scanned for line ends and copied into or within the buffer.
+    public private(set) var work = DecodingWork()
 
     private var buffer: [UInt8] = []
     /// Start of the first byte not yet returned as part of a line.
@@ -48,7 +63,7 @@ public struct LineDecoder: Sendable {
     /// Appends bytes received from the peer.
     public mutating func append<Bytes: Sequence>(_ bytes: Bytes) where Bytes.Element == UInt8 {
         compact()
-        buffer.append(contentsOf: bytes)
+        work.bytesCopied += buffer.appendCountingCopies(contentsOf: bytes)
     }
 
     /// Appends bytes received from the peer (the socket's read buffer; a
@@ -57,7 +72,8 @@ public struct LineDecoder: Sendable {
         compact()
         guard let base = bytes.baseAddress else { return }
         // Typed, so that the append is one copy.
-        buffer.append(contentsOf: UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt8.self), count: bytes.count))
+        work.bytesCopied += buffer.appendCountingCopies(
+            contentsOf: UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt8.self), count: bytes.count))
     }
 
     /// Runs `body` on the bytes received but not yet returned, without consuming them.
@@ -117,10 +133,12 @@ public struct LineDecoder: Sendable {
                     throw LineTooLong(limit: maximumLineLength)
                 }
                 let line = buffer[readIndex..<end]
+                work.bytesScanned += lineFeed + 1 - start
                 scanIndex = lineFeed + 1
                 readIndex = scanIndex
                 return line
             }
+            work.bytesScanned += buffer.count - start
             scanIndex = buffer.count
         }
         // One byte of slack: the last byte may be the CR of a CRLF.
@@ -130,18 +148,36 @@ public struct LineDecoder: Sendable {
         return nil
     }
 
-    /// Drops consumed bytes before new ones are appended (not while lines
-    /// just returned may still share the storage), once they are all of the
-    /// buffer or at least half of it.
-    private mutating func compact() {
-        if readIndex == buffer.count {
-            buffer.removeAll(keepingCapacity: buffer.capacity <= 64 * 1024)
+    /// Drops consumed bytes, once they are all of the buffer or at least
+    /// half of it (so each byte is moved at most once per doubling), and
+    /// gives back capacity beyond ``retainedCapacity`` that the bytes kept
+    /// do not need. Called before new bytes are appended, and by the
+    /// request decoder when it needs more bytes; never while a line just
+    /// returned may still share the storage (that would copy it).
+    ///
+    /// - Complexity: O(bytes kept), and only when at least as many bytes
+    ///   were consumed since the last move.
+    public mutating func compact() {
+        let kept = buffer.count - readIndex
+        if kept == 0 {
+            if readIndex > 0 || buffer.capacity > Self.retainedCapacity {
+                buffer.removeAll(keepingCapacity: buffer.capacity <= Self.retainedCapacity)
+            }
             readIndex = 0
             scanIndex = 0
-        } else if readIndex > 4096 && readIndex * 2 >= buffer.count {
-            buffer.removeSubrange(0..<readIndex)
+        } else if readIndex > 4096 && readIndex >= kept {
+            if buffer.capacity > Self.retainedCapacity && kept * 4 < buffer.capacity {
+                // A large request is done: keep what follows it in storage of its size.
+                buffer = Array(buffer[readIndex...])
+            } else {
+                buffer.removeSubrange(0..<readIndex)
+            }
+            work.bytesCopied += kept
             scanIndex -= readIndex
             readIndex = 0
         }
     }
+
+    /// The buffer's capacity in bytes (what it holds in memory).
+    public var capacity: Int { buffer.capacity }
 }

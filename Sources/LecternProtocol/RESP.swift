@@ -24,24 +24,34 @@ public enum RESP {
         return count
     }
 
-    /// The most elements ``wholeArray(in:limit:ranges:)`` reads; longer
+    /// The most elements ``wholeArray(in:limit:maximumElements:ranges:scanned:)`` reads; longer
     /// arrays are read by the decoder line by line.
     static let wholeArrayMaximumElements = 16
 
     /// If `bytes` starts with a whole array request in strict form (`*N`
-    /// with 1 ≤ N ≤ ``wholeArrayMaximumElements``, then N bulk strings of
-    /// at most `limit` bytes, every line ending in CRLF, digits only), its
-    /// length in bytes, with the elements' ranges (from the start of
-    /// `bytes`) in `ranges`. Nil for anything else, including a request
-    /// not all here yet and every malformed one: the decoder's line-by-line
-    /// reading handles those, and says what is wrong.
-    static func wholeArray(in bytes: UnsafeBufferPointer<UInt8>, limit: Int, ranges: inout [Range<Int>]) -> Int? {
+    /// with 1 ≤ N ≤ `maximumElements` (at most ``wholeArrayMaximumElements``),
+    /// then N bulk strings of at most `limit` bytes, every line ending in
+    /// CRLF, digits only), its length in bytes, with the elements' ranges
+    /// (from the start of `bytes`) in `ranges`. Nil for anything else,
+    /// including a request not all here yet and every malformed one: the
+    /// decoder's line-by-line reading handles those, and says what is wrong.
+    ///
+    /// - Complexity: O(N) and the header bytes: it never reads a bulk
+    ///   string's bytes, only the CRLF after them. `scanned` grows by the
+    ///   bytes it looked at.
+    static func wholeArray(
+        in bytes: UnsafeBufferPointer<UInt8>, limit: Int, maximumElements: Int = wholeArrayMaximumElements,
+        ranges: inout [Range<Int>], scanned: inout Int
+    ) -> Int? {
         ranges.removeAll(keepingCapacity: true)
         var index = 0
+        var looked = 1
+        defer { scanned += looked }
         /// The digits at `index` up to CRLF (at most 18), moving past the CRLF.
         func number() -> Int? {
             var value = 0
             var digits = 0
+            defer { looked += digits + 2 }
             while index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") {
                 guard digits < 18 else { return nil }
                 value = value &* 10 &+ Int(bytes[index] &- UInt8(ascii: "0"))
@@ -54,8 +64,9 @@ public enum RESP {
         }
         guard bytes.count > 0, bytes[0] == UInt8(ascii: "*") else { return nil }
         index = 1
-        guard let count = number(), count >= 1, count <= wholeArrayMaximumElements else { return nil }
+        guard let count = number(), count >= 1, count <= min(maximumElements, wholeArrayMaximumElements) else { return nil }
         for _ in 0..<count {
+            looked += 3
             guard index < bytes.count, bytes[index] == UInt8(ascii: "$") else { return nil }
             index += 1
             guard let length = number(), length <= limit, length <= bytes.count - index - 2 else { return nil }
@@ -132,12 +143,23 @@ public enum RESP {
             positionalCount = 0
         }
 
-        mutating func append(_ element: ArraySlice<UInt8>) {
-            if !ends.isEmpty { bytes.append(0x20) }
+        /// Appends the next element; returns the bytes copied (see
+        /// ``Swift/Array/appendCountingCopies(contentsOf:)``).
+        @discardableResult
+        mutating func append(_ element: ArraySlice<UInt8>) -> Int {
+            var copied = 0
+            if !ends.isEmpty { copied += bytes.appendCountingCopies(0x20) }
             let start = bytes.count
-            bytes.append(contentsOf: element)
+            copied += bytes.appendCountingCopies(contentsOf: element)
             if isPlain { isPlain = appendToken(element, at: start) }
             ends.append(bytes.count)
+            return copied
+        }
+
+        /// Gives back storage a large request needed (between requests only:
+        /// a ``plainLine()`` shares it).
+        mutating func releaseLargeStorage() {
+            if bytes.capacity > 64 * 1024 || ends.capacity > 1024 { removeAll() }
         }
 
         /// Records `element` (stored at `start`) as the next plain token, or

@@ -20,13 +20,28 @@
 /// terminator, which is when it is known to be too long. Either way the
 /// stream stays in step and the connection stays open.
 ///
+/// **Before AUTH** (``limits`` is ``Limits/unauthenticated``) only small
+/// requests are read: a line of at most
+/// ``maximumUnauthenticatedRequestBytes``, no literal or heredoc at all, a
+/// RESP array of at most ``maximumUnauthenticatedArrayLength`` bulk strings
+/// of at most ``maximumUnauthenticatedRequestBytes`` each. Anything larger
+/// is refused at its length line (`ERR NOAUTH`, and the connection is
+/// closed), before its bytes arrive, so an unauthenticated connection never
+/// makes the daemon hold more than one read and one small request. The
+/// limits can be raised between two requests (``limits`` = ``Limits/full``
+/// once AUTH succeeds); bytes already buffered are then read with them.
+///
 /// ```swift
 /// var decoder = RequestDecoder(maximumLineLength: 1 << 20, maximumPayloadLength: 16 << 20)
 /// decoder.append(bytes)
 /// while let item = decoder.next() { ... }
 /// ```
 ///
-/// - Complexity: amortised O(n) in the bytes appended.
+/// - Complexity: amortised O(n) in the bytes appended, for every framing
+///   and however the bytes are split into reads: each byte is scanned and
+///   copied a bounded number of times (``work`` counts them). A growing
+///   payload is kept in the decoder, never in its state enum, so appending
+///   a line to it does not copy it.
 public struct RequestDecoder: Sendable {
     /// What the decoder produced.
     public enum Item: Equatable, Sendable {
@@ -43,7 +58,34 @@ public struct RequestDecoder: Sendable {
         case failure(ProtocolError, tag: String?, closesConnection: Bool)
     }
 
+    /// Which limits apply: the configured ones, or the small ones for a
+    /// connection that has not authenticated.
+    public enum Limits: Sendable, Equatable {
+        /// `maximumLineLength`, `maximumPayloadLength` and Redis's array limit.
+        case full
+        /// Before AUTH: see ``maximumUnauthenticatedRequestBytes`` and
+        /// ``maximumUnauthenticatedArrayLength``; no literal or heredoc.
+        case unauthenticated
+    }
+
+    /// The longest request line, and the longest RESP bulk string, a
+    /// connection may send before AUTH (the configured limits apply if
+    /// smaller). Longer ones are refused with `ERR NOAUTH` and the
+    /// connection is closed.
+    public static let maximumUnauthenticatedRequestBytes = 4096
+    /// The most elements of a RESP array before AUTH (Redis allows 10 to
+    /// an unauthenticated client); `HELLO 3 AUTH user token SETNAME name`
+    /// has 6.
+    public static let maximumUnauthenticatedArrayLength = 10
+
+    /// The configured limits (``Limits/full``).
+    public let maximumLineLength: Int
     public let maximumPayloadLength: Int
+    /// Which limits apply; may change between requests, and applies to
+    /// the bytes already buffered that have not been decoded yet.
+    public var limits: Limits {
+        didSet { lines.maximumLineLength = lineLimit }
+    }
     /// Whether plain request lines (see ``PlainRequestLine``) are yielded as
     /// ``Item/plain(_:)`` for the caller to answer from their bytes, instead
     /// of as parsed requests.
@@ -56,7 +98,19 @@ public struct RequestDecoder: Sendable {
     /// Where each element of a whole RESP request lies (reused from request to request).
     private var elementRanges: [Range<Int>] = []
     private var state = State.line
+    /// The request whose literal or heredoc payload is being read.
+    private var pendingRequest: Request?
+    /// The heredoc text read so far. Kept here, not in ``state``, so that
+    /// appending a line does not copy it (an enum payload bound with `var`
+    /// is a second reference to the same storage: the append would copy
+    /// the whole text per line, quadratic in it).
+    private var heredocText: [UInt8] = []
     private var failed = false
+    private var ownWork = DecodingWork()
+
+    /// Bytes scanned and copied since the decoder was made: at most a small
+    /// constant times the bytes appended (a statistic for tests).
+    public var work: DecodingWork { lines.work + ownWork }
 
     private enum State: Sendable {
         case line
@@ -65,18 +119,42 @@ public struct RequestDecoder: Sendable {
         case respArray(remaining: Int)
         /// Reading one RESP bulk string of `length` bytes (plus CRLF).
         case respBulk(remaining: Int, length: Int)
-        case literal(Request, count: Int)
+        /// Reading the `count` bytes of ``pendingRequest``'s literal.
+        case literal(count: Int)
         /// Skipping an oversized literal; `remaining` bytes to drop.
         case skippingLiteral(remaining: Int)
-        /// Optional line ending after a literal.
-        case afterLiteral(Request?)
-        case heredoc(Request, terminator: String, text: [UInt8], isFirstLine: Bool)
-        case skippingHeredoc(tag: String?, terminator: String)
+        /// The optional line ending after a literal's bytes (the request
+        /// was yielded when its bytes were in: a client that sends none
+        /// gets its reply without sending more).
+        case afterLiteral
+        /// Reading ``pendingRequest``'s heredoc into ``heredocText``.
+        case heredoc(terminator: [UInt8], isFirstLine: Bool)
+        case skippingHeredoc(tag: String?, terminator: [UInt8])
     }
 
-    public init(maximumLineLength: Int, maximumPayloadLength: Int) {
-        lines = LineDecoder(maximumLineLength: maximumLineLength)
+    public init(maximumLineLength: Int, maximumPayloadLength: Int, limits: Limits = .full) {
+        self.maximumLineLength = maximumLineLength
         self.maximumPayloadLength = maximumPayloadLength
+        self.limits = limits
+        lines = LineDecoder(maximumLineLength: maximumLineLength)
+        lines.maximumLineLength = lineLimit
+    }
+
+    private var isUnauthenticated: Bool { limits == .unauthenticated }
+
+    /// The longest request line under the current limits.
+    private var lineLimit: Int {
+        isUnauthenticated ? min(maximumLineLength, Self.maximumUnauthenticatedRequestBytes) : maximumLineLength
+    }
+
+    /// The longest RESP bulk string under the current limits.
+    private var bulkLimit: Int {
+        isUnauthenticated ? min(maximumPayloadLength, Self.maximumUnauthenticatedRequestBytes) : maximumPayloadLength
+    }
+
+    /// The most elements of a RESP array under the current limits.
+    private var arrayLimit: Int {
+        isUnauthenticated ? Self.maximumUnauthenticatedArrayLength : RESP.maximumArrayLength
     }
 
     public mutating func append<Bytes: Sequence>(_ bytes: Bytes) where Bytes.Element == UInt8 {
@@ -91,8 +169,30 @@ public struct RequestDecoder: Sendable {
     /// Bytes received but not yet decoded.
     public var bufferedByteCount: Int { lines.bufferedByteCount }
 
+    /// The memory the decoder's buffers hold, in bytes (their capacity):
+    /// between requests at most about ``LineDecoder/retainedCapacity`` per
+    /// buffer, whatever size the last request had.
+    public var retainedByteCount: Int { lines.capacity + elements.bytes.capacity + heredocText.capacity }
+
     /// The next request or failure, or `nil` when more bytes are needed.
+    ///
+    /// When it returns `nil`, consumed bytes are dropped and the memory a
+    /// finished large request needed is given back (so a connection that
+    /// sent one 15 MB request does not keep 15 MB).
     public mutating func next() -> Item? {
+        if let item = nextItem() { return item }
+        releaseConsumedBytes()
+        return nil
+    }
+
+    /// Drops what is consumed, and storage beyond what idle decoding needs.
+    /// Only between items: an item may share these buffers until the next call.
+    private mutating func releaseConsumedBytes() {
+        lines.compact()
+        if case .line = state { elements.releaseLargeStorage() }
+    }
+
+    private mutating func nextItem() -> Item? {
         while !failed {
             switch state {
             case .line:
@@ -106,6 +206,9 @@ public struct RequestDecoder: Sendable {
                         let count: Int
                         do { count = try RESP.arrayLength(header) } catch { return respFailure(error) }
                         if count <= 0 { continue }  // Redis ignores empty arrays
+                        if count > arrayLimit {
+                            return respFailure(ProtocolError(.authenticationRequired, "a request before AUTH has at most \(arrayLimit) elements; send AUTH first; closing"))
+                        }
                         elements.removeAll()
                         state = .respArray(remaining: count)
                     }
@@ -130,7 +233,14 @@ public struct RequestDecoder: Sendable {
                 case .failure(let item): return item
                 case .line(let header):
                     let length: Int
-                    do { length = try RESP.bulkLength(header, limit: maximumPayloadLength) } catch { return respFailure(error) }
+                    do {
+                        length = try RESP.bulkLength(header, limit: isUnauthenticated ? Int.max : maximumPayloadLength)
+                    } catch {
+                        return respFailure(error)
+                    }
+                    if length > bulkLimit {
+                        return respFailure(ProtocolError(.authenticationRequired, "a bulk string before AUTH is at most \(bulkLimit) bytes; send AUTH first; closing"))
+                    }
                     state = .respBulk(remaining: remaining, length: length)
                 }
 
@@ -148,7 +258,7 @@ public struct RequestDecoder: Sendable {
                 } else {
                     return respFailure(ProtocolError(.syntax, "RESP protocol error: a bulk string must end with CRLF; closing"))
                 }
-                elements.append(bytes)
+                ownWork.bytesCopied += elements.append(bytes)
                 if remaining > 1 {
                     state = .respArray(remaining: remaining - 1)
                     continue
@@ -156,10 +266,15 @@ public struct RequestDecoder: Sendable {
                 state = .line
                 return finishedRESPRequest()
 
-            case .literal(var request, let count):
+            case .literal(let count):
                 guard let bytes = lines.nextBytes(count: count) else { return nil }
+                ownWork.bytesCopied += count
+                state = .afterLiteral
+                // Complete now, without waiting to see whether a line end follows.
+                guard var request = pendingRequest else { continue }
+                pendingRequest = nil
                 request.payload = Array(bytes)
-                state = .afterLiteral(request)
+                return .request(request)
 
             case .skippingLiteral(let remaining):
                 let take = min(remaining, lines.bufferedByteCount)
@@ -168,36 +283,44 @@ public struct RequestDecoder: Sendable {
                     state = .skippingLiteral(remaining: remaining - take)
                     return nil
                 }
-                state = .afterLiteral(nil)
+                state = .afterLiteral
 
-            case .afterLiteral(let request):
+            case .afterLiteral:
                 // Swallow one CRLF or LF after the literal's bytes, if present.
                 guard lines.skipOptionalLineEnding() else { return nil }
                 state = .line
-                if let request { return .request(request) }
 
-            case .heredoc(var request, let terminator, var text, let isFirstLine):
+            case .heredoc(let terminator, let isFirstLine):
                 guard let line = nextLine() else { return nil }
                 guard case .line(let bytes) = line else {
                     if case .failure(let item) = line { return item }
                     return nil
                 }
-                if bytes.elementsEqual(terminator.utf8) {
-                    request.payload = text
+                if bytes.elementsEqual(terminator) {
                     state = .line
+                    guard var request = pendingRequest else { continue }
+                    pendingRequest = nil
+                    // The text moves into the request; the decoder keeps no reference to it.
+                    request.payload = heredocText
+                    heredocText = []
                     return .request(request)
                 }
-                if text.count + bytes.count + 1 > maximumPayloadLength {
-                    state = .skippingHeredoc(tag: request.tag, terminator: terminator)
+                if heredocText.count + bytes.count + 1 > maximumPayloadLength {
+                    state = .skippingHeredoc(tag: pendingRequest?.tag, terminator: terminator)
+                    pendingRequest = nil
+                    heredocText = []
                     continue
                 }
-                if !isFirstLine { text.append(0x0A) }
-                text.append(contentsOf: bytes)
-                state = .heredoc(request, terminator: terminator, text: text, isFirstLine: false)
+                if isFirstLine {
+                    state = .heredoc(terminator: terminator, isFirstLine: false)
+                } else {
+                    ownWork.bytesCopied += heredocText.appendCountingCopies(0x0A)
+                }
+                ownWork.bytesCopied += heredocText.appendCountingCopies(contentsOf: bytes)
 
             case .skippingHeredoc(let tag, let terminator):
                 guard let line = nextLine() else { return nil }
-                if case .line(let bytes) = line, bytes.elementsEqual(terminator.utf8) {
+                if case .line(let bytes) = line, bytes.elementsEqual(terminator) {
                     state = .line
                     return .failure(
                         ProtocolError(.payloadTooLarge, "heredoc text is longer than \(maximumPayloadLength) bytes (--max-payload-bytes)"),
@@ -225,14 +348,22 @@ public struct RequestDecoder: Sendable {
     /// ``RESP/wholeArray(in:limit:ranges:)``), read in one step, as most
     /// requests arrive: the same request as reading it line by line, without
     /// a state change per line. Nil, having consumed nothing, otherwise.
+    ///
+    /// It is tried once per request, at its `*N` line: when it fails, that
+    /// line is read and the rest element by element, so a large array or a
+    /// large bulk string arriving in many reads is never rescanned.
     private mutating func nextWholeRESPRequest() -> Item? {
-        let limit = maximumPayloadLength
-        guard let length = lines.withBufferedBytes({ RESP.wholeArray(in: $0, limit: limit, ranges: &elementRanges) }),
-            let request = lines.nextBytes(count: length)
-        else { return nil }
+        let limit = bulkLimit
+        let maximumElements = min(arrayLimit, RESP.wholeArrayMaximumElements)
+        var scanned = 0
+        let length = lines.withBufferedBytes {
+            RESP.wholeArray(in: $0, limit: limit, maximumElements: maximumElements, ranges: &elementRanges, scanned: &scanned)
+        }
+        ownWork.bytesScanned += scanned
+        guard let length, let request = lines.nextBytes(count: length) else { return nil }
         elements.removeAll()
         for range in elementRanges {
-            elements.append(request[(request.startIndex + range.lowerBound)..<(request.startIndex + range.upperBound)])
+            ownWork.bytesCopied += elements.append(request[(request.startIndex + range.lowerBound)..<(request.startIndex + range.upperBound)])
         }
         return finishedRESPRequest()
     }
@@ -249,9 +380,10 @@ public struct RequestDecoder: Sendable {
         } catch {
             failed = true
             let limit = lines.maximumLineLength
-            return .failure(.failure(
-                ProtocolError(.lineTooLong, "request line longer than \(limit) bytes (--max-line-bytes); closing"),
-                tag: nil, closesConnection: true))
+            let error = isUnauthenticated && limit < maximumLineLength
+                ? ProtocolError(.authenticationRequired, "a request line before AUTH is at most \(limit) bytes; send AUTH first; closing")
+                : ProtocolError(.lineTooLong, "request line longer than \(limit) bytes (--max-line-bytes); closing")
+            return .failure(.failure(error, tag: nil, closesConnection: true))
         }
     }
 
@@ -280,19 +412,34 @@ public struct RequestDecoder: Sendable {
                     ProtocolError(.payloadTooLarge, "literal length \(last.value) is not a number of bytes; closing"),
                     tag: request.tag, closesConnection: true)
             }
+            if isUnauthenticated { return unauthenticatedPayload(tag: request.tag) }
             guard count <= maximumPayloadLength else {
                 state = .skippingLiteral(remaining: count)
                 return .failure(Self.payloadTooLarge(count, limit: maximumPayloadLength), tag: request.tag, closesConnection: false)
             }
-            state = .literal(request, count: count)
+            pendingRequest = request
+            state = .literal(count: count)
             return nil
         }
         if last.value.hasPrefix("<<"), last.value.count > 2 {
+            if isUnauthenticated { return unauthenticatedPayload(tag: request.tag) }
             request.arguments.removeLast()
-            state = .heredoc(request, terminator: String(last.value.dropFirst(2)), text: [], isFirstLine: true)
+            pendingRequest = request
+            heredocText = []
+            state = .heredoc(terminator: Array(last.value.utf8.dropFirst(2)), isFirstLine: true)
             return nil
         }
         return .request(request)
+    }
+
+    /// A literal or heredoc before AUTH: refused at its line, before its
+    /// bytes arrive, and the connection closed (its bytes would otherwise
+    /// have to be read or skipped).
+    private mutating func unauthenticatedPayload(tag: String?) -> Item {
+        failed = true
+        return .failure(
+            ProtocolError(.authenticationRequired, "payloads ({N} literals, <<WORD heredocs) are refused before AUTH, and requests are at most \(lineLimit) bytes; send AUTH <token> first; closing"),
+            tag: tag, closesConnection: true)
     }
 
     /// A malformed RESP request: one error, then the stream is abandoned

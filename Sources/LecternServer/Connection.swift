@@ -65,7 +65,9 @@ final class Connection {
         self.stream = stream
         self.decoder = RequestDecoder(
             maximumLineLength: server.configuration.maximumLineLength,
-            maximumPayloadLength: server.configuration.maximumPayloadLength)
+            maximumPayloadLength: server.configuration.maximumPayloadLength,
+            // Until AUTH, only small requests (see didAuthenticate()).
+            limits: server.access.isRequired ? .unauthenticated : .full)
         decoder.yieldsPlainLines = true
         self.lastActivity = uv_now(server.loop)
         self.peer = isTCP ? Connection.peerName(stream) : "unix"
@@ -132,6 +134,14 @@ final class Connection {
                 }
             }
         }
+    }
+
+    /// AUTH succeeded: every command is allowed, and requests may be as
+    /// large as the configured limits from the next one on (bytes already
+    /// received but not yet decoded included).
+    func didAuthenticate() {
+        session.isAuthenticated = true
+        decoder.limits = .full
     }
 
     /// Marks the current request's reply as coming later (from work off the

@@ -12,14 +12,21 @@ import Glibc
 ///
 /// One daemon lives for the whole process, so state carried from one input
 /// to the next (documents, views, streams) is exercised too; its limits are
-/// small so that no input can make a run slow.
+/// small so that no input can make a run slow. An input that starts with
+/// ``tokenDaemonPrefix`` goes, without that line, to a second daemon that
+/// requires the token `fuzz`: the small limits before AUTH, and AUTH
+/// raising them in the middle of a read.
 ///
 /// Not thread-safe: call from one thread (libFuzzer's, or a test's).
 public enum Fuzzing {
     nonisolated(unsafe) private static var shared: Server?
+    nonisolated(unsafe) private static var sharedWithToken: Server?
 
-    private static func server() -> Server? {
-        if let shared { return shared }
+    /// The first line of an input for the daemon that requires `AUTH fuzz`.
+    public static let tokenDaemonPrefix = Array("#token-daemon\n".utf8)
+
+    private static func server(requiringToken: Bool) -> Server? {
+        if let server = requiringToken ? sharedWithToken : shared { return server }
         var configuration = ServerConfiguration()
         configuration.port = 0
         configuration.inMemory = true
@@ -29,16 +36,19 @@ public enum Fuzzing {
         configuration.outputHardLimit = 4 << 20
         configuration.logLevel = .error
         Log.minimumLevel = .error
-        guard let server = try? Server(configuration: configuration) else { return nil }
+        let environment = requiringToken ? ["LECTERN_AUTH_TOKEN": "fuzz"] : [:]
+        guard let server = try? Server(configuration: configuration, environment: environment) else { return nil }
         server.start()
-        shared = server
+        if requiringToken { sharedWithToken = server } else { shared = server }
         return server
     }
 
     /// Runs one input through the daemon. Returns the reply bytes.
     @discardableResult
     public static func feed(_ input: UnsafeRawBufferPointer) -> [UInt8] {
-        guard let server = server(), let client = server.connectInProcess() else { return [] }
+        let requiringToken = input.starts(with: tokenDaemonPrefix)
+        let input = requiringToken ? UnsafeRawBufferPointer(rebasing: input[tokenDaemonPrefix.count...]) : input
+        guard let server = server(requiringToken: requiringToken), let client = server.connectInProcess() else { return [] }
         var output: [UInt8] = []
         var sent = 0
         var halfClosed = false

@@ -16,6 +16,7 @@ extension Server {
             "AUTH s3cret -> OK AUTH",
             "A wrong token: ERR AUTH; after 3 failures one attempt a second; after 10 the connection is closed.",
             "After 10 failures from one address (any connections): ERR AUTH … retry in N s, the delay doubling per failure up to 60 s.",
+            "Before AUTH a request is at most \(RequestDecoder.maximumUnauthenticatedRequestBytes) bytes (RESP: \(RequestDecoder.maximumUnauthenticatedArrayLength) elements) and carries no {N} or <<WORD payload: ERR NOAUTH, and the connection is closed.",
         ],
         allowedBeforeAuth: true,
         handler: { context in
@@ -30,7 +31,7 @@ extension Server {
             case .refused(let error): throw error
             case .closed: return .sent
             }
-            session.isAuthenticated = true
+            connection.didAuthenticate()
             session.failedAuthAttempts = 0
             Log.info("auth_succeeded", ["id": connection.id, "peer": connection.peer])
             return .reply(Reply("AUTH"))
@@ -76,7 +77,7 @@ extension Server {
                         case .refused(let error): throw error
                         case .closed: return .sent
                         }
-                        session.isAuthenticated = true
+                        connection.didAuthenticate()
                         words = words.dropFirst(3)
                         continue
                     case ("SETNAME", 2...):

@@ -20,9 +20,18 @@ import Testing
         let file = try Self.tokenFile()
         defer { try? FileManager.default.removeItem(atPath: file) }
         let daemon = try LiveDaemon(arguments: ["--auth-token-file", file])
+        // A request with a payload (PUT sends a literal) before AUTH is
+        // refused at its length line and the connection is closed.
+        let refused = try await daemon.connect()
+        try await refused.ping()
+        do {
+            _ = try await refused.put("doc", text: "x")
+            Issue.record("a PUT was accepted before AUTH")
+        } catch let error as LecternError {
+            #expect(error.code == .authenticationRequired)
+        }
         let lectern = try await daemon.connect()
         try await lectern.ping()
-        await #expect(throws: LecternError.self) { try await lectern.put("doc", text: "x") }
         do {
             _ = try await lectern.list()
         } catch let error as LecternError {

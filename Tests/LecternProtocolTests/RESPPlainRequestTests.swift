@@ -214,7 +214,7 @@ import Testing
     }
 
     /// A request that is buffered whole is read in one step
-    /// (``RESP/wholeArray(in:limit:ranges:)``); the same bytes arriving one at
+    /// (``RESP/wholeArray(in:limit:maximumElements:ranges:scanned:)``); the same bytes arriving one at
     /// a time are read line by line. Both give the same items, plain and
     /// general, for arrays of up to 20 elements (past the one-step limit of
     /// 16) with empty, binary and key=value elements, and for a malformed
