@@ -28,6 +28,9 @@ extension Server {
             ("streams", typewriters.streams.count),
             ("ticks_sent", typewriters.ticksSent),
             ("events_coalesced", statistics.eventsCoalesced),
+            ("turn_yields", statistics.turnYields),
+            ("output_pauses", statistics.outputPauses),
+            ("ticks_skipped", typewriters.ticksSkipped),
         ]
         return figures.map { ($0.0, $0.1.description) }
     }

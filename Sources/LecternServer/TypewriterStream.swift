@@ -58,6 +58,12 @@ final class TypewriterStream {
 
     var nextDeadline: Double { origin + elapsed }
 
+    /// The coalescing keys (``Connection/send(event:coalescingKey:)``) of
+    /// this stream's TICK and SENTENCE events: one each, so that a held
+    /// tick never replaces a held sentence.
+    var tickCoalescingKey: Int { id &* 2 }
+    var sentenceCoalescingKey: Int { id &* 2 &+ 1 }
+
     /// Graphemes in the document.
     var total: Int { document.text.indexMap.length(in: .grapheme) }
 
