@@ -338,7 +338,8 @@ final class Connection {
     /// key replaces it: a reader that does not keep up skips ahead instead
     /// of falling behind, and holds at most one event per key. Held events
     /// go out once the output drains below the limit, and before any other
-    /// event, in the order their newest versions were made.
+    /// event, in the order of their keys (a stream's tick key is below its
+    /// sentence key: see ``TypewriterStream/tickCoalescingKey``).
     func send(event: String, coalescingKey: Int? = nil) {
         send(event: Array(event.utf8), coalescingKey: coalescingKey)
     }
@@ -348,8 +349,7 @@ final class Connection {
     func send(event: [UInt8], coalescingKey: Int? = nil) {
         guard !isClosing else { return }
         if let key = coalescingKey, pendingOutputBytes > server.configuration.outputSoftLimit {
-            heldEvents[key] = HeldEvent(sequence: nextHeldSequence, bytes: event)
-            nextHeldSequence &+= 1
+            heldEvents[key] = event
             server.statistics.eventsCoalesced += 1
             return
         }
@@ -379,25 +379,20 @@ final class Connection {
         RESP.bulkString(event, into: &output)
     }
 
-    /// A held-back event and when it was made (its key's newest version).
-    private struct HeldEvent {
-        let sequence: UInt64
-        let bytes: [UInt8]
-    }
-
     /// The newest held-back event per coalescing key: at most one per key
     /// (a connection's streams hold at most two keys each).
-    private var heldEvents: [Int: HeldEvent] = [:]
-    private var nextHeldSequence: UInt64 = 0
+    private var heldEvents: [Int: [UInt8]] = [:]
 
-    /// Sends the held events, oldest newest-version first: a stream's
-    /// latest TICK and the SENTENCE it entered keep the order they were made in.
+    /// Sends the held events in key order. For a typewriter stream that
+    /// puts its newest TICK before its SENTENCE, which is always right: a
+    /// held SENTENCE is for the sentence of the stream's newest tick (a
+    /// tick entering another sentence makes a SENTENCE that replaces it).
     ///
     /// - Complexity: O(k log k) for k held events.
     private func releaseHeldEvents() {
         guard !heldEvents.isEmpty else { return }
-        for event in heldEvents.values.sorted(by: { $0.sequence < $1.sequence }) {
-            encode(event: event.bytes)
+        for key in heldEvents.keys.sorted() {
+            if let event = heldEvents[key] { encode(event: event) }
         }
         heldEvents.removeAll()
         outputDidGrow()

@@ -60,7 +60,8 @@ final class TypewriterStream {
 
     /// The coalescing keys (``Connection/send(event:coalescingKey:)``) of
     /// this stream's TICK and SENTENCE events: one each, so that a held
-    /// tick never replaces a held sentence.
+    /// tick never replaces a held sentence, and the tick's lower, so that
+    /// held ones go out tick first, as they were made.
     var tickCoalescingKey: Int { id &* 2 }
     var sentenceCoalescingKey: Int { id &* 2 &+ 1 }
 
