@@ -67,6 +67,22 @@ import Testing
         #expect(try flood.request("PING") == ["OK PONG"])
     }
 
+    @Test func aTurnAlsoEndsAtItsOutputBudget() throws {
+        // No request budget to speak of: only the 64 KiB of replies per turn ends one.
+        let daemon = try Daemon(["--turn-requests", "1000000"])
+        let client = try daemon.connect()
+        let text = String(repeating: "Lorem ipsum dolor sit amet, consectetur. ", count: 100)
+        #expect(try client.request("PUT page \"\(text)\"").last?.hasPrefix("OK PUT") == true)
+        #expect(try client.request("STATS").contains("* turn_yields 0"))
+        // 200 GETs in one write: 800 KB of replies, many turns' worth.
+        client.send((0..<200).map { "@\($0) GET page\n" }.joined())
+        for n in 0..<200 {
+            let reply = try client.readReply()
+            #expect(reply.count == 3 && reply[1] == text && reply[2].hasPrefix("@\(n) OK GET id=page "))
+        }
+        #expect(try stats(client)["turn_yields", default: 0] > 0)
+    }
+
     @Test func aClientThatStopsReadingIsPausedNotDroppedAndThenServedInOrder() throws {
         let daemon = try Daemon()
         let bystander = try daemon.connect()
