@@ -17,6 +17,10 @@ public struct Tick: Hashable, Sendable {
     public var sentence: Int
     /// The caret after the revealed prefix, when the connection has a view.
     public var caret: Rect?
+    /// Graphemes this tick revealed beyond one, without ticks of their own:
+    /// the stream fell behind (the daemon was busy) and skipped ahead to
+    /// where it should be now. 0 for an ordinary tick.
+    public var skipped: Int
 
     init(_ fields: ReplyFields) throws {
         document = try fields.word(at: 1)
@@ -26,5 +30,6 @@ public struct Tick: Hashable, Sendable {
         total = try fields.int("total")
         sentence = try fields.int("sentence")
         caret = fields.has("caret") ? try fields.rect("caret") : nil
+        skipped = fields.has("skipped") ? try fields.int("skipped") : 0
     }
 }

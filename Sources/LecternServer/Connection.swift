@@ -18,6 +18,16 @@ import LecternProtocol
 /// (buffered plus queued) past the hard limit closes the connection with a
 /// logged reason, so a client that never reads cannot grow the daemon.
 ///
+/// Fairness: a connection runs at most `--turn-requests` requests and
+/// produces at most `--turn-output-bytes` of replies per loop turn; with
+/// more requests buffered it stops reading and waits in the server's run
+/// queue for the next turn (``takeTurn()``), so one pipelining client
+/// cannot hold the loop. Back-pressure: while more than
+/// `--output-soft-limit` bytes of its output wait for the client to read
+/// them (queued writes the kernel has not taken), it is neither read nor
+/// are its buffered requests run; writes completing below the limit
+/// resume it. Requests and replies keep their order through both.
+///
 /// Loop thread only.
 final class Connection {
     let id: UInt64
@@ -55,6 +65,19 @@ final class Connection {
     private(set) var closesAfterOutput = false
     /// Whether the server has this connection in its flush list.
     var isQueuedForFlush = false
+    /// Whether the server has this connection in its run queue (requests
+    /// buffered beyond this turn's budget, or resuming after back-pressure).
+    var isQueuedToRun = false
+    /// Whether libuv is reading the socket (`uv_read_start` without a stop since).
+    private var isReading = false
+    /// Not read, requests not run: the client is not reading its output
+    /// (queued writes over the soft limit). Cleared as writes complete.
+    private(set) var isPausedForOutput = false
+    /// The loop turn (``Server/turn``) that the two counts below are of.
+    private var budgetTurn: UInt64 = 0
+    /// Requests run and reply bytes produced in ``budgetTurn``.
+    private var requestsThisTurn = 0
+    private var outputBytesThisTurn = 0
 
     /// Output waiting to reach the kernel.
     var pendingOutputBytes: Int { output.count + bytesInFlight }
@@ -81,6 +104,8 @@ final class Connection {
     // MARK: Reading
 
     func startReading() {
+        guard !isReading else { return }
+        isReading = true
         let status = uv_read_start(
             stream,
             { handle, _, buffer in
@@ -93,7 +118,16 @@ final class Connection {
                 guard let connection = LoopHandle.owner(of: stream, as: Connection.self) else { return }
                 connection.didRead(count: count, buffer: buffer)
             })
-        if status != 0 { close(reason: "read start failed: \(LoopHandle.errorName(status))") }
+        if status != 0 {
+            isReading = false
+            close(reason: "read start failed: \(LoopHandle.errorName(status))")
+        }
+    }
+
+    private func stopReading() {
+        guard isReading else { return }
+        isReading = false
+        uv_read_stop(stream)
     }
 
     private func didRead(count: Int, buffer: UnsafePointer<uv_buf_t>?) {
@@ -112,14 +146,41 @@ final class Connection {
         processBufferedRequests()
     }
 
+    /// Runs buffered requests in order until none is complete (then reads
+    /// on), one waits for work off the loop, the connection closes, its
+    /// client is not reading its output (back-pressure: it waits for its
+    /// writes), or this turn's budget is spent (it waits in the server's
+    /// run queue for the next turn, unread, so its decoder's buffer stays
+    /// at one read).
+    ///
+    /// - Complexity: at most `--turn-requests` requests per loop turn.
     private func processBufferedRequests() {
-        // The loop's time, cached by libuv for the whole callback.
-        let now = uv_now(unretainedServer._withUnsafeGuaranteedRef { $0.loop })
+        let (now, turn, requestBudget, outputBudget) = unretainedServer._withUnsafeGuaranteedRef {
+            // The loop's time, cached by libuv for the whole callback.
+            (uv_now($0.loop), $0.turn, $0.configuration.requestsPerTurn, $0.configuration.outputBytesPerTurn)
+        }
+        if budgetTurn != turn {
+            budgetTurn = turn
+            requestsThisTurn = 0
+            outputBytesThisTurn = 0
+        }
         while !closesAfterOutput && !isClosing && !isAwaitingReply {
-            guard let item = decoder.next() else { return }
+            if isPausedForOutput {
+                stopReading()
+                return
+            }
+            if requestsThisTurn >= requestBudget || outputBytesThisTurn >= outputBudget {
+                // A request may be buffered: leave it for the next turn
+                // (an incomplete one costs that turn nothing but a look).
+                guard decoder.bufferedByteCount > 0 else { break }
+                yieldTurn()
+                return
+            }
+            guard let item = decoder.next() else { break }
             lastActivity = now
             replyFraming = decoder.lastFraming
             if replyFraming == .resp { session.speaksRESP = true }
+            let outputBefore = output.count
             // Consumed: the request's bytes pass to its handler without another reference count.
             switch consume item {
             case .plain(let line):
@@ -133,7 +194,37 @@ final class Connection {
                     reply(error, tag: tag)
                 }
             }
+            requestsThisTurn += 1
+            outputBytesThisTurn += max(0, output.count - outputBefore)
         }
+        // Nothing complete is buffered: read on, unless reading must wait.
+        if !closesAfterOutput && !isClosing && !isAwaitingReply && !isPausedForOutput { startReading() }
+    }
+
+    /// This turn's budget is spent with requests still buffered: stop
+    /// reading and wait for the next turn in the server's run queue.
+    private func yieldTurn() {
+        stopReading()
+        unretainedServer._withUnsafeGuaranteedRef {
+            $0.statistics.turnYields += 1
+            $0.scheduleRun(self)
+        }
+    }
+
+    /// Runs this connection's buffered requests for one loop turn; called
+    /// by the server's run pass for connections in its run queue.
+    func takeTurn() {
+        guard !isClosing else { return }
+        let (turn, requestBudget, outputBudget) = unretainedServer._withUnsafeGuaranteedRef {
+            ($0.turn, $0.configuration.requestsPerTurn, $0.configuration.outputBytesPerTurn)
+        }
+        if budgetTurn == turn && (requestsThisTurn >= requestBudget || outputBytesThisTurn >= outputBudget) {
+            // It had this turn's share already (read and yielded in this
+            // turn's poll phase): the next turn.
+            unretainedServer._withUnsafeGuaranteedRef { $0.scheduleRun(self) }
+            return
+        }
+        processBufferedRequests()
     }
 
     /// AUTH succeeded: every command is allowed, and requests may be as
@@ -148,7 +239,7 @@ final class Connection {
     /// loop thread); ``completeDeferredReply(_:tag:)`` delivers it.
     func deferReply() {
         isAwaitingReply = true
-        uv_read_stop(stream)
+        stopReading()
     }
 
     /// Runs a deferred request again (its layout is now ready), then
@@ -173,9 +264,10 @@ final class Connection {
         resumeAfterDeferral()
     }
 
+    /// Runs the requests that waited (within this turn's budget; the
+    /// rest in later turns), then reads on.
     private func resumeAfterDeferral() {
         processBufferedRequests()
-        if !closesAfterOutput && !isAwaitingReply && !isClosing { startReading() }
     }
 
     /// Sends an error that leaves the stream unusable, then closes.
@@ -250,11 +342,14 @@ final class Connection {
     /// Appends an asynchronous event line (`! …`). Events are only ever
     /// written between replies, since replies are written whole.
     ///
-    /// An event with a `coalescingKey` (a stream's ticks) is held back while
-    /// the connection's unsent output is over the soft limit, and a newer one
-    /// with the same key replaces it: a reader that does not keep up skips
-    /// ahead instead of falling behind. Held events go out, newest only, once
-    /// the output drains below the limit, and before any other event.
+    /// An event with a `coalescingKey` (a stream's ticks, its `SENTENCE`
+    /// events under another key) is held back while the connection's
+    /// unsent output is over the soft limit, and a newer one with the same
+    /// key replaces it: a reader that does not keep up skips ahead instead
+    /// of falling behind, and holds at most one event per key. Held events
+    /// go out once the output drains below the limit, and before any other
+    /// event, in the order of their keys (a stream's tick key is below its
+    /// sentence key: see ``TypewriterStream/tickCoalescingKey``).
     func send(event: String, coalescingKey: Int? = nil) {
         send(event: Array(event.utf8), coalescingKey: coalescingKey)
     }
@@ -264,7 +359,7 @@ final class Connection {
     func send(event: [UInt8], coalescingKey: Int? = nil) {
         guard !isClosing else { return }
         if let key = coalescingKey, pendingOutputBytes > server.configuration.outputSoftLimit {
-            if heldEvents.updateValue(event, forKey: key) == nil { heldEventOrder.append(key) }
+            heldEvents[key] = event
             server.statistics.eventsCoalesced += 1
             return
         }
@@ -294,24 +389,47 @@ final class Connection {
         RESP.bulkString(event, into: &output)
     }
 
-    /// Latest held-back event per coalescing key, and the keys in first-held order.
+    /// The newest held-back event per coalescing key: at most one per key
+    /// (a connection's streams hold at most two keys each).
     private var heldEvents: [Int: [UInt8]] = [:]
-    private var heldEventOrder: [Int] = []
 
+    /// Sends the held events in key order. For a typewriter stream that
+    /// puts its newest TICK before its SENTENCE, which is always right: a
+    /// held SENTENCE is for the sentence of the stream's newest tick (a
+    /// tick entering another sentence makes a SENTENCE that replaces it).
+    ///
+    /// - Complexity: O(k log k) for k held events.
     private func releaseHeldEvents() {
-        guard !heldEventOrder.isEmpty else { return }
-        for key in heldEventOrder {
+        guard !heldEvents.isEmpty else { return }
+        for key in heldEvents.keys.sorted() {
             if let event = heldEvents[key] { encode(event: event) }
         }
         heldEvents.removeAll()
-        heldEventOrder.removeAll()
         outputDidGrow()
     }
 
     /// Called when output has drained: held events may go now.
     private func outputDidDrain() {
-        if !heldEventOrder.isEmpty && pendingOutputBytes <= server.configuration.outputSoftLimit {
+        if !heldEvents.isEmpty && pendingOutputBytes <= server.configuration.outputSoftLimit {
             releaseHeldEvents()
+        }
+    }
+
+    /// Back-pressure: pauses the connection (no reading, no requests run)
+    /// while more than the soft limit of its output is queued unsent, and
+    /// resumes it (through the run queue, next pass) once writes completed
+    /// below the limit. Output buffered in this turn does not count: it is
+    /// bounded by the turn's budget and has not been offered to the kernel yet.
+    private func updateBackPressure() {
+        let limit = unretainedServer._withUnsafeGuaranteedRef { $0.configuration.outputSoftLimit }
+        if bytesInFlight > limit {
+            guard !isPausedForOutput else { return }
+            isPausedForOutput = true
+            stopReading()
+            unretainedServer._withUnsafeGuaranteedRef { $0.statistics.outputPauses += 1 }
+        } else if isPausedForOutput {
+            isPausedForOutput = false
+            unretainedServer._withUnsafeGuaranteedRef { $0.scheduleRun(self) }
         }
     }
 
@@ -340,7 +458,7 @@ final class Connection {
     func finishAfterOutput() {
         guard !closesAfterOutput else { return }
         closesAfterOutput = true
-        uv_read_stop(stream)
+        stopReading()
         server.scheduleFlush(self)
     }
 
@@ -379,6 +497,7 @@ final class Connection {
             close(reason: nil)
             return
         }
+        updateBackPressure()
         outputDidDrain()
     }
 
@@ -390,6 +509,7 @@ final class Connection {
         } else if closesAfterOutput && bytesInFlight == 0 && output.isEmpty {
             close(reason: nil)
         } else {
+            updateBackPressure()
             outputDidDrain()
         }
     }

@@ -30,6 +30,9 @@ extension Server {
             ("events_coalesced", statistics.eventsCoalesced),
             ("layouts_computed", layouts.computedCount),
             ("layouts_background", layouts.computedInBackgroundCount),
+            ("turn_yields", statistics.turnYields),
+            ("output_pauses", statistics.outputPauses),
+            ("ticks_skipped", typewriters.ticksSkipped),
         ]
         return figures.map { ($0.0, $0.1.description) }
     }

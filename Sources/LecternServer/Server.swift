@@ -14,6 +14,10 @@ import LecternStore
 /// after the poll phase, so replies to what was just read go out in the same
 /// iteration; prepare runs right before the loop blocks, so output made by
 /// timers (typewriter ticks) never waits for the next wake-up;
+/// the run queue of connections with requests buffered beyond their
+/// per-turn budget, served one budget each per loop turn by the check
+/// handle before it flushes (an idle handle, active while the queue is not
+/// empty, keeps the loop from blocking in poll meanwhile);
 /// a once-a-second housekeeping timer (idle timeouts, the commands-per-second
 /// figure); SIGINT/SIGTERM handles that start a clean shutdown. One read
 /// buffer is shared by all connections: a read callback consumes it
@@ -34,6 +38,8 @@ public final class Server {
     private var listeners: [Listener] = []
     private let flushCheck: UnsafeMutablePointer<uv_check_t>
     private let flushPrepare: UnsafeMutablePointer<uv_prepare_t>
+    /// Active while ``runQueue`` is not empty: poll does not block.
+    private let runIdle: UnsafeMutablePointer<uv_idle_t>
     private let housekeepingTimer: UnsafeMutablePointer<uv_timer_t>
     private var signalHandles: [UnsafeMutablePointer<uv_signal_t>] = []
 
@@ -44,6 +50,13 @@ public final class Server {
     /// The queue being flushed: swapped with ``flushQueue`` so that neither
     /// is copied or reallocated on each pass (a flush can queue more).
     private var flushing: [Connection] = []
+    /// Connections with requests to run next turn (see ``scheduleRun(_:)``),
+    /// and the queue being run, swapped like the flush queues.
+    private var runQueue: [Connection] = []
+    private var running: [Connection] = []
+    /// Loop turns so far, counted at the end of each check pass: the
+    /// per-connection request and output budgets are per turn.
+    private(set) var turn: UInt64 = 1
     private var isShuttingDown = false
     /// The documents.
     var documents = DocumentRegistry()
@@ -81,11 +94,14 @@ public final class Server {
         uv_loop_init(loop)
         flushCheck = LoopHandle.allocate(uv_check_t.self)
         flushPrepare = LoopHandle.allocate(uv_prepare_t.self)
+        runIdle = LoopHandle.allocate(uv_idle_t.self)
         housekeepingTimer = LoopHandle.allocate(uv_timer_t.self)
         uv_check_init(loop, flushCheck)
         LoopHandle.bind(flushCheck, to: self)
         uv_prepare_init(loop, flushPrepare)
         LoopHandle.bind(flushPrepare, to: self)
+        uv_idle_init(loop, runIdle)
+        LoopHandle.bind(runIdle, to: self)
         uv_timer_init(loop, housekeepingTimer)
         LoopHandle.bind(housekeepingTimer, to: self)
         statistics.startTime = uv_now(loop)
@@ -191,7 +207,7 @@ public final class Server {
             signalHandles.append(handle)
         }
         uv_check_start(flushCheck) { handle in
-            LoopHandle.owner(of: handle, as: Server.self)?.flushPendingOutput()
+            LoopHandle.owner(of: handle, as: Server.self)?.endTurn()
         }
         uv_prepare_start(flushPrepare) { handle in
             LoopHandle.owner(of: handle, as: Server.self)?.flushPendingOutput()
@@ -259,6 +275,7 @@ public final class Server {
         signalHandles.removeAll()
         LoopHandle.close(flushCheck)
         LoopHandle.close(flushPrepare)
+        LoopHandle.close(runIdle)
         LoopHandle.close(housekeepingTimer)
         typewriters.close()
     }
@@ -383,6 +400,38 @@ public final class Server {
         guard !connection.isQueuedForFlush else { return }
         connection.isQueuedForFlush = true
         flushQueue.append(connection)
+    }
+
+    /// Queues `connection` to run its buffered requests in the next run
+    /// pass: it spent this turn's budget, or its output drained after
+    /// back-pressure. Each connection is queued at most once.
+    func scheduleRun(_ connection: Connection) {
+        guard !connection.isQueuedToRun, !connection.isClosing else { return }
+        connection.isQueuedToRun = true
+        if runQueue.isEmpty && !isShuttingDown {
+            // The callback does nothing: an active idle handle only makes
+            // poll return at once, so that the check pass comes round.
+            uv_idle_start(runIdle) { _ in }
+        }
+        runQueue.append(connection)
+    }
+
+    /// The check pass, right after poll: the connections waiting in the run
+    /// queue get one turn's budget each, in the order they were queued (a
+    /// connection that yields again goes to the back), then everything made
+    /// is flushed and the turn ends.
+    private func endTurn() {
+        if !runQueue.isEmpty {
+            swap(&running, &runQueue)
+            for connection in running {
+                connection.isQueuedToRun = false
+                connection.takeTurn()
+            }
+            running.removeAll(keepingCapacity: true)
+            if runQueue.isEmpty { uv_idle_stop(runIdle) }
+        }
+        flushPendingOutput()
+        turn &+= 1
     }
 
     private func flushPendingOutput() {

@@ -44,8 +44,17 @@ public struct ServerConfiguration: Equatable, Sendable {
     /// grow the daemon without bound.
     public var outputHardLimit = 64 << 20
     /// Unsent output above which a connection's stream ticks are coalesced
-    /// (the newest replaces the held one) instead of queued.
+    /// (the newest replaces the held one) instead of queued, and queued
+    /// unsent output above which it is not read and its requests wait.
     public var outputSoftLimit = 16 << 10
+    /// Requests one connection may run per loop turn before the others get
+    /// theirs; the rest wait for the next turn. Above a pipelining
+    /// client's usual depth (16), so that it never waits.
+    public var requestsPerTurn = 64
+    /// Reply bytes one connection may produce per loop turn before the
+    /// others get theirs (a reply is never split: the budget is checked
+    /// between requests).
+    public var outputBytesPerTurn = 64 << 10
     /// Log level: debug, info, warn or error.
     public var logLevel = Log.Level.info
 
@@ -183,10 +192,24 @@ public struct ServerConfiguration: Equatable, Sendable {
             }),
         Option(
             flag: "--output-soft-limit", environment: "LECTERN_OUTPUT_SOFT_LIMIT", valueName: "BYTES",
-            help: "unsent output above which stream ticks are coalesced",
+            help: "unsent output above which stream ticks coalesce and the connection is paused",
             defaultValue: { String($0.outputSoftLimit) },
             apply: { config, value in
                 config.outputSoftLimit = try integer(value, flag: "--output-soft-limit", in: 0...(1 << 40))
+            }),
+        Option(
+            flag: "--turn-requests", environment: "LECTERN_TURN_REQUESTS", valueName: "N",
+            help: "requests a connection runs per loop turn before others get theirs",
+            defaultValue: { String($0.requestsPerTurn) },
+            apply: { config, value in
+                config.requestsPerTurn = try integer(value, flag: "--turn-requests", in: 1...1_000_000)
+            }),
+        Option(
+            flag: "--turn-output-bytes", environment: "LECTERN_TURN_OUTPUT_BYTES", valueName: "BYTES",
+            help: "reply bytes a connection makes per loop turn before others get theirs",
+            defaultValue: { String($0.outputBytesPerTurn) },
+            apply: { config, value in
+                config.outputBytesPerTurn = try integer(value, flag: "--turn-output-bytes", in: 1...(1 << 40))
             }),
         Option(
             flag: "--log-level", environment: "LECTERN_LOG_LEVEL", valueName: "LEVEL",

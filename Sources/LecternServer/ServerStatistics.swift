@@ -10,6 +10,12 @@ struct ServerStatistics {
     var commandsProcessed = 0
     /// Stream events held back or replaced because a reader was behind.
     var eventsCoalesced = 0
+    /// Times a connection spent its per-turn budget with requests still
+    /// buffered and left them for the next turn.
+    var turnYields = 0
+    /// Times a connection was paused (not read, requests not run) because
+    /// its queued unsent output passed the soft limit.
+    var outputPauses = 0
     /// Commands in the last whole second (updated by housekeeping).
     private(set) var commandsLastSecond = 0
     private var commandsAtSecondStart = 0

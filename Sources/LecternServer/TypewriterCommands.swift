@@ -14,6 +14,7 @@ extension Server {
             details: [
                 "TYPE intro interval=50 follow=yes -> OK TYPE stream=1 id=intro from=0 total=47 graphemes=47 interval=50",
                 "then ! TICK intro stream=1 end=1 graphemes=1 total=47 sentence=0 caret=… every 50 ms, and ! DONE at the end",
+                "a stream the daemon fell behind on skips ahead: one ! TICK … skipped=<graphemes> instead of each it missed",
             ],
             handler: { context in
                 let server = context.server

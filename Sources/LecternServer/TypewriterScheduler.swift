@@ -19,6 +19,15 @@ import LecternText
 /// generation; heap entries of an older generation are skipped when they
 /// come up (lazy deletion).
 ///
+/// Bounded work: one timer callback sends at most
+/// ``maximumTicksPerCallback`` ticks, most overdue first; if more are due
+/// the timer fires again 1 ms later, so the loop serves its connections in
+/// between. A stream that has fallen more than ``skipLag`` behind (the
+/// daemon was overloaded or stopped) does not replay what it missed: it
+/// steps to where it should be now and sends one tick that says how many
+/// graphemes it skipped (`skipped=`). Its deadlines stay the exact sum of
+/// its delays, so it goes on in step with its clock.
+///
 /// Loop thread only.
 final class TypewriterScheduler {
     unowned let server: Server
@@ -32,6 +41,21 @@ final class TypewriterScheduler {
     private var armedDeadline: Double?
     /// Ticks sent since start, for STATS.
     private(set) var ticksSent = 0
+    /// Ticks that skipped ahead because their stream had fallen behind, for STATS.
+    private(set) var ticksSkipped = 0
+
+    /// The most ticks one timer callback sends; the rest are due in the next.
+    static let maximumTicksPerCallback = 128
+    /// The most heap entries one callback looks at, stale ones (of paused,
+    /// stopped or restarted streams) included.
+    static let maximumEntriesPerCallback = 16 * maximumTicksPerCallback
+    /// How late (ms) a stream's tick may be before the stream skips ahead
+    /// instead of sending each tick it missed.
+    static let skipLag = 100.0
+    /// The most graphemes one callback steps through to find where skipping
+    /// streams with pauses should be (without pauses it is arithmetic); a
+    /// skip that runs out starts its clock again from where it got to.
+    static let maximumSkipStepsPerCallback = 4096
 
     /// The most streams one connection may run at once.
     static let maximumStreamsPerConnection = 100
@@ -156,10 +180,21 @@ final class TypewriterScheduler {
     private func fire() {
         armedDeadline = nil
         let current = now + Self.earlyTolerance
-        while let entry = heap.popDue(now: current) {
+        var ticksLeft = Self.maximumTicksPerCallback
+        var entriesLeft = Self.maximumEntriesPerCallback
+        var skipStepsLeft = Self.maximumSkipStepsPerCallback
+        while ticksLeft > 0, entriesLeft > 0, let entry = heap.popDue(now: current) {
+            entriesLeft -= 1
             guard let stream = streams[entry.value.stream], entry.value.generation == stream.generation else { continue }
-            advance(stream)
+            ticksLeft -= 1
+            if current - entry.deadline > Self.skipLag {
+                skip(stream, to: current, steps: &skipStepsLeft)
+            } else {
+                advance(stream)
+            }
         }
+        // Ticks still due: the earliest deadline is past, so this arms the
+        // timer for 1 ms (never 0 from a timer callback).
         arm()
     }
 
@@ -173,6 +208,50 @@ final class TypewriterScheduler {
         let end = stream.revealedEnd
         stream.elapsed += stream.delay(afterRevealingTo: end)
         sendTick(stream)
+        afterTick(stream)
+    }
+
+    /// Moves a stream that fell behind to the position it should be at by
+    /// `time` — every grapheme whose tick was due by then — and sends one
+    /// tick for it, with `skipped=` the graphemes revealed without a tick
+    /// of their own. The deadlines stay the sum of the delays; when
+    /// `steps` (the callback's allowance for streams with pauses) runs out
+    /// first, the clock starts again from where the stream got to.
+    private func skip(_ stream: TypewriterStream, to time: Double, steps: inout Int) {
+        let total = stream.total
+        guard stream.position < total else {
+            finish(stream)
+            return
+        }
+        let start = stream.position
+        if stream.sentencePause == 0 && stream.commaPause == 0 {
+            // Every delay is the interval: the due ticks are counted, not walked.
+            let due = Int(((time - stream.nextDeadline) / stream.interval).rounded(.down)) + 1
+            let count = min(max(1, due), total - start)
+            stream.position += count
+            stream.elapsed += Double(count) * stream.interval
+        } else {
+            var walked = 0
+            repeat {
+                stream.position += 1
+                stream.elapsed += stream.delay(afterRevealingTo: stream.revealedEnd)
+                walked += 1
+            } while stream.position < total && stream.nextDeadline <= time && walked < max(1, steps)
+            steps -= walked
+            if stream.nextDeadline <= time {
+                // Out of steps while still behind: go on from here, on time.
+                stream.origin = time
+                stream.elapsed = stream.delay(afterRevealingTo: stream.revealedEnd)
+            }
+        }
+        let skipped = stream.position - start - 1
+        if skipped > 0 { ticksSkipped += 1 }
+        sendTick(stream, skipped: skipped)
+        afterTick(stream)
+    }
+
+    /// After a tick: the stream ends at the end of the text, else waits for its next deadline.
+    private func afterTick(_ stream: TypewriterStream) {
         if stream.position >= stream.total {
             finish(stream)
         } else {
@@ -187,7 +266,9 @@ final class TypewriterScheduler {
         stop(stream)
     }
 
-    private func sendTick(_ stream: TypewriterStream) {
+    /// `skipped`: graphemes this tick reveals beyond the one it is for (a
+    /// stream that fell behind, see ``skip(_:to:steps:)``), sent as `skipped=`.
+    private func sendTick(_ stream: TypewriterStream, skipped: Int = 0) {
         let document = stream.document
         let connection = stream.connection
         let unit = connection.session.unit
@@ -209,18 +290,24 @@ final class TypewriterScheduler {
         RESP.appendDecimal(document.text.indexMap.length(in: unit), into: &line)
         line.append(contentsOf: " sentence=".utf8)
         RESP.appendDecimal(sentence, into: &line)
+        if skipped > 0 {
+            line.append(contentsOf: " skipped=".utf8)
+            RESP.appendDecimal(skipped, into: &line)
+        }
         let layout = self.layout(for: stream)
         if let layout {
             line.append(contentsOf: " caret=".utf8)
             line.append(contentsOf: Wire.rect(layout.caretRect(at: end)).utf8)
         }
-        connection.send(event: line, coalescingKey: stream.id)
+        connection.send(event: line, coalescingKey: stream.tickCoalescingKey)
         ticksSent += 1
         if stream.follow && sentence != stream.lastSentence && end > 0 {
             let range = document.sentences[sentence].content
             var event = "SENTENCE \(document.id) stream=\(stream.id) sentence=\(sentence) range=\(document.wireRange(range, unit: unit))"
             if let layout { event += " " + Document.geometryFields(range, layout: layout) }
-            connection.send(event: event)
+            // Coalesced like ticks, under a key of its own: a reader that
+            // is behind gets the sentence typing is in now, not every one.
+            connection.send(event: event, coalescingKey: stream.sentenceCoalescingKey)
         }
         stream.lastSentence = sentence
     }

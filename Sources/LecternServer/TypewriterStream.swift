@@ -58,6 +58,13 @@ final class TypewriterStream {
 
     var nextDeadline: Double { origin + elapsed }
 
+    /// The coalescing keys (``Connection/send(event:coalescingKey:)``) of
+    /// this stream's TICK and SENTENCE events: one each, so that a held
+    /// tick never replaces a held sentence, and the tick's lower, so that
+    /// held ones go out tick first, as they were made.
+    var tickCoalescingKey: Int { id &* 2 }
+    var sentenceCoalescingKey: Int { id &* 2 &+ 1 }
+
     /// Graphemes in the document.
     var total: Int { document.text.indexMap.length(in: .grapheme) }
 

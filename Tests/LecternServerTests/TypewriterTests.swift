@@ -25,6 +25,12 @@ import Testing
         throw LineClient.Failure(description: "stream \(stream) ended without DONE")
     }
 
+    /// Graphemes the ticks revealed: one each, plus the `skipped=` of a
+    /// tick sent after the daemon fell behind (a loaded machine can do that).
+    private func revealed(_ ticks: [String]) -> Int {
+        ticks.reduce(0) { $0 + 1 + (fields($1)["skipped"].flatMap(Int.init) ?? 0) }
+    }
+
     @Test func ticksRevealWholeGraphemesInOrder() throws {
         // Emoji with a skin tone, a flag, a ZWJ family, Hangul as conjoining
         // jamo, a combining accent: each must be revealed in one tick.
@@ -43,8 +49,14 @@ import Testing
             offset += character.utf16.count
             boundaries.append(offset)
         }
-        #expect(ticks.map { fields($0)["end"].flatMap(Int.init) ?? -1 } == boundaries)
-        #expect(ticks.map { fields($0)["graphemes"].flatMap(Int.init) ?? -1 } == Array(1...text.count))
+        // Each tick one grapheme further (or 1 + skipped=), ending on a boundary.
+        var position = 0
+        for tick in ticks {
+            position += 1 + (fields(tick)["skipped"].flatMap(Int.init) ?? 0)
+            #expect(fields(tick)["graphemes"] == String(position))
+            #expect(fields(tick)["end"].flatMap(Int.init) == boundaries[min(position, boundaries.count) - 1])
+        }
+        #expect(position == text.count)
         #expect(done == "! DONE g stream=\(stream) end=\(text.utf16.count) graphemes=\(text.count)")
     }
 
@@ -59,7 +71,7 @@ import Testing
         #expect(try client.request("PING") == ["OK PONG"])
         #expect(try client.request("RESUME 1") == ["OK RESUME stream=1 end=0 graphemes=0"])
         let (ticks, done) = try self.ticks(of: "1", from: client)
-        #expect(ticks.count == 21)
+        #expect(revealed(ticks) == 21)
         #expect(done == "! DONE p stream=1 end=21 graphemes=21")
     }
 
@@ -104,7 +116,7 @@ import Testing
         #expect(try reader.request("PUT short \"Short and sweet, read on time.\"").last?.hasPrefix("OK") == true)
         #expect(try reader.request("TYPE short interval=5").last?.hasPrefix("OK TYPE") == true)
         let (ticks, done) = try self.ticks(of: "51", from: reader)
-        #expect(ticks.count == 30)
+        #expect(revealed(ticks) == 30)
         #expect(done == "! DONE short stream=51 end=30 graphemes=30")
         var dropped = false
         for _ in 0..<1000 where !dropped {
