@@ -23,10 +23,15 @@ extension Server {
             details: ["GET intro   -> * {9} / One. Two. / OK GET id=intro revision=… bytes=9 …"],
             handler: { context in
                 let document = try context.server.documents.require(Wire.documentID(context.arguments[0]))
-                let bytes = Array(document.text.string.utf8)
-                return .reply(Reply(
-                    "GET " + context.server.documentFacts(document, unit: context.connection.session.unit),
-                    lines: [.literal(bytes)]))
+                let text = document.text
+                let facts = "GET " + context.server.documentFacts(document, unit: context.connection.session.unit)
+                return try context.sendBuiltReply(
+                    offLoop: text.utf16.count > LargeReply.textThreshold, describing: "the text of '\(document.id)'",
+                    hint: "the text cannot be sent in pieces; start the daemon with a larger --output-hard-limit"
+                ) { reply in
+                    reply.literal(text.string)
+                    return facts
+                }
             }),
         Command(
             name: "DEL", syntax: "<id>", minimumArguments: 1, maximumArguments: 1,
@@ -50,9 +55,19 @@ extension Server {
             handler: { context in
                 let server = context.server
                 let unit = context.connection.session.unit
-                let ids = server.documents.ids(withPrefix: context.arguments.first ?? "")
-                let lines = ids.compactMap { id in server.documents[id].map { server.documentFacts($0, unit: unit) } }
-                return .reply(Reply("LIST \(lines.count)", data: lines))
+                let prefix = context.arguments.first ?? ""
+                // What each line needs, as values (documents are the loop's):
+                // the sort and the formatting can then run anywhere.
+                let listed = server.documents.facts(withPrefix: prefix)
+                return try context.sendBuiltReply(
+                    offLoop: listed.count > LargeReply.itemThreshold, describing: "the list of \(listed.count) documents",
+                    hint: "list fewer at a time with LIST <prefix>"
+                ) { reply in
+                    for facts in listed.sorted(by: { $0.id.utf8.lexicographicallyPrecedes($1.id.utf8) }) {
+                        reply.data(facts.line(unit: unit))
+                    }
+                    return "LIST \(listed.count)"
+                }
             }),
         Command(
             name: "SENTENCES", syntax: "<id> [from] [count]", minimumArguments: 1, maximumArguments: 3,
@@ -72,17 +87,23 @@ extension Server {
                 }
                 let end = min(total, from + min(count, total))
                 let unit = context.connection.session.unit
-                let lines = (from..<end).map { document.sentenceLine(document.sentences[$0], unit: unit) }
-                return .reply(Reply("SENTENCES \(lines.count) of \(total)", data: lines))
+                let text = document.text
+                let sentences = document.sentences
+                let covered = from < end ? sentences[end - 1].range.upperBound - sentences[from].range.lowerBound : 0
+                return try context.sendBuiltReply(
+                    offLoop: end - from > LargeReply.itemThreshold || covered > LargeReply.textThreshold,
+                    describing: "\(end - from) sentences of '\(document.id)'",
+                    hint: "ask for fewer at a time with SENTENCES <id> <from> <count>"
+                ) { reply in
+                    for number in from..<end { reply.data(text.sentenceLine(sentences[number], unit: unit)) }
+                    return "SENTENCES \(end - from) of \(total)"
+                }
             }),
     ]
 
     /// `id=… revision=… bytes=… length=… sentences=… paragraphs=… lang=… mode=…`
     func documentFacts(_ document: Document, unit: OffsetUnit) -> String {
-        "id=\(document.id) revision=\(document.revision) bytes=\(document.text.indexMap.utf8Length)"
-            + " length=\(document.text.indexMap.length(in: unit)) sentences=\(document.sentences.count)"
-            + " paragraphs=\(document.text.paragraphs.count) lang=\(document.sentences.language.code)"
-            + " mode=\(document.mode.rawValue) attachments=\(document.attachments.count)"
+        DocumentFacts(document).line(unit: unit)
     }
 
     private func put(_ context: CommandContext) throws -> CommandOutcome {
@@ -135,5 +156,50 @@ extension Server {
             connection.completeDeferred({ try store(result.get()) }, tag: request.tag)
         })
         return .deferred
+    }
+}
+
+/// What GET, PUT and LIST say about a document, as values: a reply can be
+/// formatted from them off the loop thread.
+struct DocumentFacts: Sendable {
+    let id: String
+    let revision: Int
+    let indexMap: IndexMap
+    let sentences: Int
+    let paragraphs: Int
+    let language: String
+    let mode: SentenceMode
+    let attachments: Int
+
+    init(_ document: Document) {
+        id = document.id
+        revision = document.revision
+        indexMap = document.text.indexMap
+        sentences = document.sentences.count
+        paragraphs = document.text.paragraphs.count
+        language = document.sentences.language.code
+        mode = document.mode
+        attachments = document.attachments.count
+    }
+
+    /// `id=… revision=… bytes=… length=… sentences=… paragraphs=… lang=… mode=… attachments=…`
+    func line(unit: OffsetUnit) -> String {
+        "id=\(id) revision=\(revision) bytes=\(indexMap.utf8Length)"
+            + " length=\(indexMap.length(in: unit)) sentences=\(sentences)"
+            + " paragraphs=\(paragraphs) lang=\(language)"
+            + " mode=\(mode.rawValue) attachments=\(attachments)"
+    }
+}
+
+extension DocumentRegistry {
+    /// The facts of every document whose id starts with `prefix`, in no
+    /// particular order (sorting them is left to whoever formats them).
+    /// - Complexity: O(documents), one pass, no sort.
+    func facts(withPrefix prefix: String) -> [DocumentFacts] {
+        var result: [DocumentFacts] = []
+        forEachDocument { document in
+            if prefix.isEmpty || document.id.hasPrefix(prefix) { result.append(DocumentFacts(document)) }
+        }
+        return result
     }
 }

@@ -23,6 +23,11 @@ struct DocumentRegistry {
         return document
     }
 
+    /// Calls `body` with every document, in no particular order.
+    func forEachDocument(_ body: (Document) -> Void) {
+        for document in byID.values { body(document) }
+    }
+
     /// Ids in byte order, optionally only those starting with `prefix`.
     func ids(withPrefix prefix: String = "") -> [String] {
         byID.keys.filter { $0.hasPrefix(prefix) }.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }

@@ -28,6 +28,7 @@ extension Server {
             ("streams", typewriters.streams.count),
             ("ticks_sent", typewriters.ticksSent),
             ("events_coalesced", statistics.eventsCoalesced),
+            ("background_replies", statistics.backgroundReplies),
         ]
         return figures.map { ($0.0, $0.1.description) }
     }

@@ -10,6 +10,8 @@ struct ServerStatistics {
     var commandsProcessed = 0
     /// Stream events held back or replaced because a reader was behind.
     var eventsCoalesced = 0
+    /// Replies built on the thread pool because they grow with a document.
+    var backgroundReplies = 0
     /// Commands in the last whole second (updated by housekeeping).
     private(set) var commandsLastSecond = 0
     private var commandsAtSecondStart = 0
