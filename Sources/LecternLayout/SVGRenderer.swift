@@ -69,7 +69,7 @@ extension TextLayout {
     /// each drawn character by its escaped length; and each highlight by the
     /// most rects its range can have (one per line it touches, plus one per
     /// attachment in it, plus one per grapheme on right-to-left lines) and
-    /// four outline points per rect. Typically 5–25 % above the real size.
+    /// four outline points per rect. Typically 5–20 % above the real size.
     ///
     /// - Complexity: O(UTF-16 units + lines + attachments log attachments
     ///   + highlights × log lines).
@@ -96,8 +96,9 @@ extension TextLayout {
         return total
     }
 
-    /// Bound of the text elements: per run, its graphemes times the
-    /// element in its font; plus every character's escaped bytes.
+    /// Bound of the text elements: per run, its graphemes that can be
+    /// drawn (those not starting with a space or a control) times the
+    /// element in its font, plus their characters' escaped bytes.
     private func textBound() -> Int {
         var largestX = 0.0
         for x in graphemeX where x.isFinite { largestX = max(largestX, abs(x)) }
@@ -106,8 +107,16 @@ extension TextLayout {
         let coordinates = SVGSizeBound.numberBytes(upTo: largestX) + SVGSizeBound.numberBytes(upTo: largestBaseline)
         let elements = shaped.fonts.map { SVGSizeBound.text(SVGStyle.text(family: $0.family, size: fontSize)) + coordinates }
         var total = 0
-        for run in shaped.runs { total += run.graphemes.count * elements[run.fontIndex] }
-        for unit in shaped.text { total += SVGSizeBound.escapedBytes(unit) }
+        shaped.text.withUnsafeBufferPointer { text in
+            for run in shaped.runs {
+                for g in run.graphemes {
+                    let units = shaped.graphemeRange(g)
+                    guard units.lowerBound < text.count, text[units.lowerBound] > 0x20 else { continue }
+                    total += elements[run.fontIndex]
+                    for unit in units where unit < text.count { total += SVGSizeBound.escapedBytes(text[unit]) }
+                }
+            }
+        }
         return total
     }
 
