@@ -165,6 +165,7 @@ extension Server {
         guard isLarge else { return try commitTransfer(build(), verb: verb, from: source, to: targetID, context) }
         let sourceRevision = source.revision
         let targetRevision = target?.revision
+        statistics.backgroundReplies += 1
         connection.deferReply()
         BackgroundWork.run(on: loop, build, then: { [unowned self] result in
             let now = documents[targetID]

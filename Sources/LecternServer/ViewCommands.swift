@@ -313,6 +313,7 @@ extension Server {
         let attachments = document.layoutAttachments(setting: attachment)
         let shaper = layouts.shaper
         let revision = document.revision
+        statistics.backgroundReplies += 1
         connection.deferReply()
         BackgroundWork.run(on: loop, {
             LayoutService.compute(text: text, shaped: shaped, spec: spec, attachments: attachments, shaper: shaper)
