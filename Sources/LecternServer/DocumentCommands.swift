@@ -56,18 +56,13 @@ extension Server {
                 let server = context.server
                 let unit = context.connection.session.unit
                 let prefix = context.arguments.first ?? ""
-                // What each line needs, as values (documents are the loop's):
-                // the sort and the formatting can then run anywhere.
-                let listed = server.documents.facts(withPrefix: prefix)
-                return try context.sendBuiltReply(
-                    offLoop: listed.count > LargeReply.itemThreshold, describing: "the list of \(listed.count) documents",
-                    hint: "list fewer at a time with LIST <prefix>"
-                ) { reply in
-                    for facts in listed.sorted(by: { $0.id.utf8.lexicographicallyPrecedes($1.id.utf8) }) {
-                        reply.data(facts.line(unit: unit))
-                    }
-                    return "LIST \(listed.count)"
+                guard server.documents.count <= LargeReply.itemThreshold else {
+                    return server.listMany(context, prefix: prefix, unit: unit)
                 }
+                let lines = server.documents.ids(withPrefix: prefix).compactMap { id in
+                    server.documents[id].map { DocumentFacts($0, unit: unit).line }
+                }
+                return .reply(Reply("LIST \(lines.count)", data: lines))
             }),
         Command(
             name: "SENTENCES", syntax: "<id> [from] [count]", minimumArguments: 1, maximumArguments: 3,
@@ -103,7 +98,7 @@ extension Server {
 
     /// `id=… revision=… bytes=… length=… sentences=… paragraphs=… lang=… mode=…`
     func documentFacts(_ document: Document, unit: OffsetUnit) -> String {
-        DocumentFacts(document).line(unit: unit)
+        DocumentFacts(document, unit: unit).line
     }
 
     private func put(_ context: CommandContext) throws -> CommandOutcome {
@@ -164,17 +159,20 @@ extension Server {
 struct DocumentFacts: Sendable {
     let id: String
     let revision: Int
-    let indexMap: IndexMap
+    let bytes: Int
+    let length: Int
     let sentences: Int
     let paragraphs: Int
     let language: String
     let mode: SentenceMode
     let attachments: Int
 
-    init(_ document: Document) {
+    /// Reads only numbers and two strings (no copy of the text's tables).
+    init(_ document: Document, unit: OffsetUnit) {
         id = document.id
         revision = document.revision
-        indexMap = document.text.indexMap
+        bytes = document.text.indexMap.utf8Length
+        length = document.text.indexMap.length(in: unit)
         sentences = document.sentences.count
         paragraphs = document.text.paragraphs.count
         language = document.sentences.language.code
@@ -183,23 +181,61 @@ struct DocumentFacts: Sendable {
     }
 
     /// `id=… revision=… bytes=… length=… sentences=… paragraphs=… lang=… mode=… attachments=…`
-    func line(unit: OffsetUnit) -> String {
-        "id=\(id) revision=\(revision) bytes=\(indexMap.utf8Length)"
-            + " length=\(indexMap.length(in: unit)) sentences=\(sentences)"
-            + " paragraphs=\(paragraphs) lang=\(language)"
-            + " mode=\(mode.rawValue) attachments=\(attachments)"
+    var line: String {
+        "id=\(id) revision=\(revision) bytes=\(bytes) length=\(length) sentences=\(sentences)"
+            + " paragraphs=\(paragraphs) lang=\(language) mode=\(mode.rawValue) attachments=\(attachments)"
     }
 }
 
-extension DocumentRegistry {
-    /// The facts of every document whose id starts with `prefix`, in no
-    /// particular order (sorting them is left to whoever formats them).
-    /// - Complexity: O(documents), one pass, no sort.
-    func facts(withPrefix prefix: String) -> [DocumentFacts] {
-        var result: [DocumentFacts] = []
-        forEachDocument { document in
-            if prefix.isEmpty || document.id.hasPrefix(prefix) { result.append(DocumentFacts(document)) }
+extension Server {
+    /// Documents whose facts LIST reads on the loop thread per loop turn.
+    static let listChunk = 1024
+
+    /// LIST with many documents, none of it a long stretch on the loop
+    /// thread: the ids are filtered and sorted on the thread pool, their
+    /// facts read on the loop thread ``listChunk`` documents per turn (a
+    /// document deleted meanwhile is left out), the reply formatted on the pool.
+    fileprivate func listMany(_ context: CommandContext, prefix: String, unit: OffsetUnit) -> CommandOutcome {
+        let ids = documents.allIDs
+        statistics.backgroundReplies += 1
+        context.connection.deferReply()
+        BackgroundWork.run(on: loop, {
+            ids.filter { $0.hasPrefix(prefix) }.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        }, then: { [unowned self] sorted in
+            gatherFacts(of: sorted, from: 0, into: FactsBox(capacity: sorted.count), unit: unit, context)
+        })
+        return .deferred
+    }
+
+    /// One chunk of ``listMany(_:prefix:unit:)``'s facts; the next chunk
+    /// waits for the next loop turn (a round trip through the pool).
+    private func gatherFacts(of ids: [String], from start: Int, into box: FactsBox, unit: OffsetUnit, _ context: CommandContext) {
+        let connection = context.connection
+        let end = min(ids.count, start + Self.listChunk)
+        for id in ids[start..<end] {
+            if let document = documents[id] { box.facts.append(DocumentFacts(document, unit: unit)) }
         }
-        return result
+        if end < ids.count && !connection.isClosing {
+            BackgroundWork.run(on: loop, {}, then: { [unowned self] in
+                gatherFacts(of: ids, from: end, into: box, unit: unit, context)
+            })
+            return
+        }
+        let facts = box.facts
+        box.facts = []
+        let make = context.replyMaker(describing: "the list of \(facts.count) documents", hint: "list fewer at a time with LIST <prefix>") { reply in
+            for fact in facts { reply.data(fact.line) }
+            return "LIST \(facts.count)"
+        }
+        let tag = context.request.tag
+        BackgroundWork.run(on: loop, make, then: { result in
+            connection.completeDeferredReply(encoded: result, tag: tag)
+        })
+    }
+
+    /// LIST's facts as they are gathered (loop thread only).
+    private final class FactsBox {
+        var facts: [DocumentFacts] = []
+        init(capacity: Int) { facts.reserveCapacity(capacity) }
     }
 }

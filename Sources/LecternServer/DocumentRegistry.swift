@@ -23,10 +23,8 @@ struct DocumentRegistry {
         return document
     }
 
-    /// Calls `body` with every document, in no particular order.
-    func forEachDocument(_ body: (Document) -> Void) {
-        for document in byID.values { body(document) }
-    }
+    /// Every id, in no particular order: a copy, to filter and sort elsewhere.
+    var allIDs: [String] { Array(byID.keys) }
 
     /// Ids in byte order, optionally only those starting with `prefix`.
     func ids(withPrefix prefix: String = "") -> [String] {

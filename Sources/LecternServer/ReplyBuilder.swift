@@ -110,21 +110,7 @@ extension CommandContext {
         offLoop: Bool, describing what: String, hint: String,
         _ build: @escaping @Sendable (inout ReplyBuilder) throws -> String
     ) throws -> CommandOutcome {
-        let builder = ReplyBuilder(framing: connection.replyFraming, tag: request.tag)
-        let limit = server.configuration.outputHardLimit
-        let make = { @Sendable () -> Result<[UInt8], ProtocolError> in
-            var builder = builder
-            do {
-                let status = try build(&builder)
-                let bytes = builder.finish(status: status)
-                guard bytes.count <= limit else {
-                    return .failure(LargeReply.tooLarge(what, bytes: bytes.count, limit: limit, hint: hint))
-                }
-                return .success(bytes)
-            } catch {
-                return .failure(ProtocolError(reporting: error))
-            }
-        }
+        let make = replyMaker(describing: what, hint: hint, build)
         guard offLoop else {
             connection.reply(encoded: try make().get())
             return .sent
@@ -137,5 +123,28 @@ extension CommandContext {
             connection.completeDeferredReply(encoded: result, tag: tag)
         })
         return .deferred
+    }
+
+    /// The work of ``sendBuiltReply(offLoop:describing:hint:_:)``: builds
+    /// and encodes the reply for this request's framing, or the error.
+    /// Runs on any thread.
+    func replyMaker(
+        describing what: String, hint: String, _ build: @escaping @Sendable (inout ReplyBuilder) throws -> String
+    ) -> @Sendable () -> Result<[UInt8], ProtocolError> {
+        let builder = ReplyBuilder(framing: connection.replyFraming, tag: request.tag)
+        let limit = server.configuration.outputHardLimit
+        return { @Sendable () -> Result<[UInt8], ProtocolError> in
+            var builder = builder
+            do {
+                let status = try build(&builder)
+                let bytes = builder.finish(status: status)
+                guard bytes.count <= limit else {
+                    return .failure(LargeReply.tooLarge(what, bytes: bytes.count, limit: limit, hint: hint))
+                }
+                return .success(bytes)
+            } catch {
+                return .failure(ProtocolError(reporting: error))
+            }
+        }
     }
 }

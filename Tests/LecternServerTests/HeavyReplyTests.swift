@@ -216,9 +216,19 @@ import Glibc
         let sorted = ids.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         #expect(list.lines.dropLast() == sorted.map { "* id=\($0) revision=1 bytes=9 length=9 sentences=2 paragraphs=1 lang=en mode=reader attachments=0" }[...])
         #expect(try Self.backgroundReplies(client) - before == 1)
-        // A prefix of 111 is small: made inline.
-        #expect(try client.request("LIST d1").status == "OK LIST 111")
-        #expect(try Self.backgroundReplies(client) - before == 1)
+        // With a prefix: the 111 ids starting with d1, also read off the loop
+        // (which ids match is found there too).
+        let some = try client.request("LIST d1")
+        #expect(some.status == "OK LIST 111")
+        #expect(some.lines.first?.hasPrefix("* id=d1 ") == true)
+        #expect(some.lines.dropLast().last?.hasPrefix("* id=d199 ") == true)
+        #expect(try Self.backgroundReplies(client) - before == 2)
+        // A document deleted and one added since are listed as they are now.
+        #expect(try client.request("DEL d5").status == "OK DEL id=d5")
+        #expect(try client.request("PUT e \"One. Two.\"").status.hasPrefix("OK PUT"))
+        let now = try client.request("LIST")
+        #expect(now.status == "OK LIST 300")
+        #expect(!now.lines.contains { $0.hasPrefix("* id=d5 ") } && now.lines.dropLast().last?.hasPrefix("* id=e ") == true)
     }
 
     /// Built off the loop, a reply is still framed as its request was.
