@@ -132,6 +132,7 @@ extension Server {
         details: [
             "RENDER intro sentence=1 -> * {N} / <svg …>…</svg> / OK RENDER bytes=N width=200 height=59.37",
             "sentence= highlights one more sentence; caret= draws a caret; boxes=yes draws line boxes and baselines.",
+            "A picture that could pass --output-hard-limit is refused before drawing: ERR TOOLARGE with the estimate.",
         ],
         handler: { context in
             let request = context.request
