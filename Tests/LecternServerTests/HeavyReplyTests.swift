@@ -204,6 +204,35 @@ import Glibc
         #expect(try Self.backgroundReplies(client) - before == 3)
     }
 
+    /// With the SQLite store the write itself is deferred too: an ATTACH
+    /// and a MOVE laid out and built off the loop are still stored before
+    /// they are acknowledged, and there after a restart.
+    @Test func offLoopWritesAreStoredBeforeTheyAreAcknowledged() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lectern-heavy-\(UUID().uuidString.prefix(8))")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let text = Self.prose(sentences: 2200)
+        do {
+            let daemon = try Daemon(["--data-dir", directory.path, "--log-level", "warn"])
+            let client = try BulkClient(port: daemon.port)
+            client.send(bytes: Self.put("big", text))
+            #expect(try client.readReply().status.hasPrefix("OK PUT"))
+            #expect(try client.request("VIEW big width=300 line-height=20").status.hasPrefix("OK VIEW"))
+            client.send("@a ATTACH big anim at=end 30 30\n@s SELECT big 5 10\n@m MOVE big to=notes\n@p PING\n")
+            #expect(try client.readReply().status.hasPrefix("@a OK ATTACH name=anim offset=\(text.utf16.count) rect="))
+            #expect(try client.readReply().status == "@s OK SELECT added sentence=0 selected=1")
+            let move = try client.readReply().status
+            #expect(move.hasPrefix("@m OK MOVE sentences=1 to=notes revision=1 source-revision=3"), "\(move)")
+            #expect(try client.readReply().status == "@p OK PONG")
+            #expect(daemon.stop() == 0)
+        }
+        let daemon = try Daemon(["--data-dir", directory.path, "--log-level", "warn"])
+        let client = try BulkClient(port: daemon.port)
+        #expect(try client.request("GET notes").literals.first == Array("Sentence number 0 is here.".utf8))
+        let big = try client.request("GET big")
+        #expect(big.literals.first == Array(text.dropFirst("Sentence number 0 is here. ".count).utf8))
+        #expect(big.status.hasSuffix(" attachments=1"))
+    }
+
     @Test func listOfManyDocumentsInByteOrder() throws {
         let daemon = try Daemon(["--log-level", "warn"])
         let client = try BulkClient(port: daemon.port)
