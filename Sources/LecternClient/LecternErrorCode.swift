@@ -39,6 +39,10 @@ public enum LecternErrorCode: Hashable, Sendable, CustomStringConvertible {
     case noAttachment
     /// `PAYLOAD`: a literal or heredoc is over the daemon's payload limit.
     case payloadTooLarge
+    /// `TOOLARGE`: the reply would be larger than the daemon's output limit
+    /// for a connection (a RENDER of a very large document, a SENTENCES of
+    /// too many); ask for less.
+    case replyTooLarge
     /// `NOSTREAM`: no typewriter stream with that number on this connection
     /// (it may have finished).
     case noStream
@@ -79,6 +83,7 @@ public enum LecternErrorCode: Hashable, Sendable, CustomStringConvertible {
         case ErrorCode.version.rawValue: self = .version
         case ErrorCode.noAttachment.rawValue: self = .noAttachment
         case ErrorCode.payloadTooLarge.rawValue: self = .payloadTooLarge
+        case ErrorCode.replyTooLarge.rawValue: self = .replyTooLarge
         case ErrorCode.noStream.rawValue: self = .noStream
         case ErrorCode.authenticationRequired.rawValue: self = .authenticationRequired
         case ErrorCode.authentication.rawValue: self = .authenticationFailed
@@ -108,6 +113,7 @@ public enum LecternErrorCode: Hashable, Sendable, CustomStringConvertible {
         case .version: return ErrorCode.version.rawValue
         case .noAttachment: return ErrorCode.noAttachment.rawValue
         case .payloadTooLarge: return ErrorCode.payloadTooLarge.rawValue
+        case .replyTooLarge: return ErrorCode.replyTooLarge.rawValue
         case .noStream: return ErrorCode.noStream.rawValue
         case .authenticationRequired: return ErrorCode.authenticationRequired.rawValue
         case .authenticationFailed: return ErrorCode.authentication.rawValue

@@ -6,7 +6,8 @@ extension TextLayout {
     /// exact x and the line's baseline, in the family that shaped it, so a
     /// browser draws the same lines Lectern measured (given the same fonts).
     ///
-    /// Spaces, separators and control characters are not drawn.
+    /// Spaces, separators and control characters are not drawn. The result
+    /// is at most ``estimatedSVGSize(_:)`` bytes of UTF-8.
     /// - Complexity: O(graphemes + rects of the options' ranges).
     public func renderSVG(_ options: SVGOptions = SVGOptions()) -> String {
         var svg = SVGWriter(width: spec.width, height: height)
@@ -14,46 +15,230 @@ extension TextLayout {
         if options.showLineBoxes {
             for line in lines {
                 svg.rect(Rect(x: spec.insets.left, y: line.top, width: spec.lineWidth, height: line.height),
-                         style: "fill:none;stroke:#ccc;stroke-width:0.5")
+                         style: SVGStyle.lineBox)
                 svg.line(from: Point(x: spec.insets.left, y: line.baseline),
                          to: Point(x: spec.insets.left + spec.lineWidth, y: line.baseline),
-                         style: "stroke:#9cf;stroke-width:0.5")
+                         style: SVGStyle.baseline)
             }
         }
         for range in options.highlights {
-            for rect in selectionRects(for: range) { svg.rect(rect, style: "fill:#ffe680;fill-opacity:0.6") }
+            for rect in selectionRects(for: range) { svg.rect(rect, style: SVGStyle.highlight) }
             for polygon in outline(for: range) {
-                svg.polygon(polygon, style: "fill:none;stroke:#c60;stroke-width:1;stroke-dasharray:4 3")
+                svg.polygon(polygon, style: SVGStyle.outline)
             }
         }
         drawText(into: &svg)
         for (index, frame) in attachmentFrames.enumerated() {
-            svg.rect(frame, style: "fill:#def;stroke:#369;stroke-width:1;stroke-dasharray:2 2")
+            svg.rect(frame, style: SVGStyle.attachment)
             svg.text(attachments[index].name, at: Point(x: frame.minX + 2, y: frame.maxY - 3),
-                     style: "font-family:sans-serif;font-size:7px;fill:#369")
+                     style: SVGStyle.attachmentName)
         }
         for sentence in options.sentences where sentence.lowerBound > 0 {
             let caret = caretRect(at: sentence.lowerBound)
             svg.line(from: Point(x: caret.midX, y: caret.minY), to: Point(x: caret.midX, y: caret.maxY),
-                     style: "stroke:#c00;stroke-width:0.75")
+                     style: SVGStyle.sentenceMark)
         }
-        if let offset = options.caret { svg.rect(caretRect(at: offset), style: "fill:#06c") }
+        if let offset = options.caret { svg.rect(caretRect(at: offset), style: SVGStyle.caret) }
         svg.close()
         return svg.output
     }
 
     private func drawText(into svg: inout SVGWriter) {
         var runIndex = 0
-        let size = SVGWriter.number(fontSize)
+        // One style per font, made once rather than per grapheme.
+        let styles = shaped.fonts.map { SVGStyle.text(family: $0.family, size: fontSize) }
         for line in lines {
             for g in line.graphemes.lowerBound..<line.contentEnd {
                 while runIndex + 1 < shaped.runs.count, shaped.runs[runIndex].graphemes.upperBound <= g { runIndex += 1 }
                 let units = shaped.text[shaped.graphemeRange(g)]
                 guard let first = units.first, first > 0x20, !shaped.flags[g].contains(.hangingSpace) else { continue }
-                let family = shaped.fonts[shaped.runs[runIndex].fontIndex].family
                 svg.text(String(decoding: units, as: UTF16.self), at: Point(x: graphemeX[g], y: line.baseline),
-                         style: "font-family:'\(family)';font-size:\(size)px")
+                         style: styles[shaped.runs[runIndex].fontIndex])
             }
         }
+    }
+
+    /// An upper bound on the UTF-8 length of ``renderSVG(_:)`` with these
+    /// options, found without rendering: a caller can refuse a picture too
+    /// large to send before spending the time and memory to draw it.
+    ///
+    /// Every element's fixed text is measured from the writer itself (an
+    /// element with all its numbers 0); each number is bounded by the digits
+    /// of the largest magnitude it can have (the x of a grapheme, the
+    /// baseline of a line) or else by the longest number the writer writes;
+    /// each drawn character by its escaped length; and each highlight by the
+    /// most rects its range can have (one per line it touches, plus one per
+    /// attachment in it, plus one per grapheme on right-to-left lines) and
+    /// four outline points per rect. Typically 5–20 % above the real size.
+    ///
+    /// - Complexity: O(UTF-16 units + lines + attachments log attachments
+    ///   + highlights × log lines).
+    public func estimatedSVGSize(_ options: SVGOptions = SVGOptions()) -> Int {
+        let number = SVGSizeBound.anyNumber
+        var total = 0
+        var frame = SVGWriter(width: spec.width, height: height)
+        frame.open()
+        frame.close()
+        total += frame.output.utf8.count
+        if options.showLineBoxes {
+            total += lines.count * (SVGSizeBound.rect(SVGStyle.lineBox) + SVGSizeBound.line(SVGStyle.baseline) + 8 * number)
+        }
+        total += highlightBound(options.highlights)
+        total += textBound()
+        for attachment in attachments {
+            total += SVGSizeBound.rect(SVGStyle.attachment) + 4 * number
+            total += SVGSizeBound.text(SVGStyle.attachmentName) + 2 * number
+            total += attachment.name.utf16.reduce(0) { $0 + SVGSizeBound.escapedBytes($1) }
+        }
+        let marks = options.sentences.reduce(0) { $0 + ($1.lowerBound > 0 ? 1 : 0) }
+        total += marks * (SVGSizeBound.line(SVGStyle.sentenceMark) + 4 * number)
+        if options.caret != nil { total += SVGSizeBound.rect(SVGStyle.caret) + 4 * number }
+        return total
+    }
+
+    /// Bound of the text elements: per run, its graphemes that can be
+    /// drawn (those not starting with a space or a control) times the
+    /// element in its font, plus their characters' escaped bytes.
+    private func textBound() -> Int {
+        var largestX = 0.0
+        for x in graphemeX where x.isFinite { largestX = max(largestX, abs(x)) }
+        var largestBaseline = 0.0
+        for line in lines where line.baseline.isFinite { largestBaseline = max(largestBaseline, abs(line.baseline)) }
+        let coordinates = SVGSizeBound.numberBytes(upTo: largestX) + SVGSizeBound.numberBytes(upTo: largestBaseline)
+        let elements = shaped.fonts.map { SVGSizeBound.text(SVGStyle.text(family: $0.family, size: fontSize)) + coordinates }
+        var total = 0
+        shaped.text.withUnsafeBufferPointer { text in
+            for run in shaped.runs {
+                for g in run.graphemes {
+                    let units = shaped.graphemeRange(g)
+                    guard units.lowerBound < text.count, text[units.lowerBound] > 0x20 else { continue }
+                    total += elements[run.fontIndex]
+                    for unit in units where unit < text.count { total += SVGSizeBound.escapedBytes(text[unit]) }
+                }
+            }
+        }
+        return total
+    }
+
+    /// Bound of the highlights' rects and outline polygons.
+    private func highlightBound(_ ranges: [Range<Int>]) -> Int {
+        guard !ranges.isEmpty else { return 0 }
+        let number = SVGSizeBound.anyNumber
+        let perRect = SVGSizeBound.rect(SVGStyle.highlight) + 4 * number
+            // One polygon per rect at most, four points per rect at most.
+            + SVGSizeBound.polygon(SVGStyle.outline) + 4 * (2 * number + 2)
+        let offsets = attachments.map(\.offset).sorted()
+        let hasBidi = !visualGraphemes.isEmpty
+        var rects = 0
+        for range in ranges {
+            let start = max(0, min(range.lowerBound, shaped.utf16Count))
+            let end = max(0, min(range.upperBound, shaped.utf16Count))
+            guard start < end else { continue }
+            let first = lineIndex(containing: start)
+            // Lines starting before `end` (the lines a range touches, but
+            // attachment-only lines at `end`, counted with the attachments).
+            let linesBefore = Self.partition(lines.count) { lines[$0].textRange.lowerBound < end }
+            var count = max(0, linesBefore - first) + 1
+            // Attachments belonging to the range: start < offset <= end (and offset 0 for a range at 0).
+            let inRange = Self.partition(offsets.count) { offsets[$0] <= end } - Self.partition(offsets.count) { offsets[$0] <= start }
+            let atZero = start == 0 ? Self.partition(offsets.count) { offsets[$0] <= 0 } : 0
+            count += 2 * (inRange + atZero)
+            if hasBidi {
+                count += shaped.graphemeIndex(containing: end - 1) + 1 - shaped.graphemeIndex(containing: start)
+            }
+            rects += count
+        }
+        return rects * perRect
+    }
+
+    /// The number of leading indices in `0..<count` for which `isBefore`
+    /// holds (`isBefore` true then false along the indices).
+    private static func partition(_ count: Int, _ isBefore: (Int) -> Bool) -> Int {
+        var low = 0
+        var high = count
+        while low < high {
+            let mid = (low + high) / 2
+            if isBefore(mid) { low = mid + 1 } else { high = mid }
+        }
+        return low
+    }
+}
+
+/// The styles the renderer draws with (shared by the size bound).
+enum SVGStyle {
+    static let lineBox = "fill:none;stroke:#ccc;stroke-width:0.5"
+    static let baseline = "stroke:#9cf;stroke-width:0.5"
+    static let highlight = "fill:#ffe680;fill-opacity:0.6"
+    static let outline = "fill:none;stroke:#c60;stroke-width:1;stroke-dasharray:4 3"
+    static let attachment = "fill:#def;stroke:#369;stroke-width:1;stroke-dasharray:2 2"
+    static let attachmentName = "font-family:sans-serif;font-size:7px;fill:#369"
+    static let sentenceMark = "stroke:#c00;stroke-width:0.75"
+    static let caret = "fill:#06c"
+
+    static func text(family: String, size: Double) -> String {
+        "font-family:'\(family)';font-size:\(SVGWriter.number(size))px"
+    }
+}
+
+/// Upper bounds of what ``SVGWriter`` writes, for ``TextLayout/estimatedSVGSize(_:)``.
+enum SVGSizeBound {
+    /// The longest number ``SVGWriter/number(_:)`` writes: a sign, 16
+    /// digits (it writes magnitudes up to 10^15) and at most three decimals
+    /// (or Double's 17 significant digits and a point).
+    static let anyNumber = 21
+
+    /// The longest a number of magnitude at most `magnitude` is written:
+    /// a sign, its whole digits, a point and three decimals (one more
+    /// digit for rounding up, as 999.9996 to 1000). Within 12 whole digits
+    /// the three decimals are exact, so nothing longer can appear.
+    static func numberBytes(upTo magnitude: Double) -> Int {
+        guard magnitude.isFinite, magnitude < 1e11 else { return anyNumber }
+        var digits = 1
+        var bound = 10.0
+        while magnitude >= bound {
+            digits += 1
+            bound *= 10
+        }
+        return min(anyNumber, 1 + (digits + 1) + 1 + 3)
+    }
+
+    /// A UTF-16 unit's share of its character's escaped UTF-8: `&`, `<`,
+    /// `>`, `"`, `'` become entities (at most 6 bytes), C0 controls are
+    /// dropped, surrogates are half of a 4-byte sequence.
+    static func escapedBytes(_ unit: UInt16) -> Int {
+        switch unit {
+        case 0x26, 0x3C, 0x3E, 0x22, 0x27: return 6
+        case 0..<0x20: return 0
+        case 0x20..<0x80: return 1
+        case 0x80..<0x800: return 2
+        case 0xD800...0xDFFF: return 2
+        default: return 3
+        }
+    }
+
+    /// The fixed bytes of each element (its numbers written as `0`, one
+    /// byte each, taken off): measured from the writer, so that they follow
+    /// any change to it.
+    static func rect(_ style: String) -> Int {
+        measure(numbers: 4) { $0.rect(Rect(x: 0, y: 0, width: 0, height: 0), style: style) }
+    }
+
+    static func line(_ style: String) -> Int {
+        measure(numbers: 4) { $0.line(from: Point(x: 0, y: 0), to: Point(x: 0, y: 0), style: style) }
+    }
+
+    static func polygon(_ style: String) -> Int {
+        measure(numbers: 0) { $0.polygon([], style: style) }
+    }
+
+    /// A `<text>` element without its string.
+    static func text(_ style: String) -> Int {
+        measure(numbers: 2) { $0.text("", at: Point(x: 0, y: 0), style: style) }
+    }
+
+    private static func measure(numbers: Int, _ write: (inout SVGWriter) -> Void) -> Int {
+        var writer = SVGWriter(width: 0, height: 0)
+        write(&writer)
+        return writer.output.utf8.count - numbers
     }
 }

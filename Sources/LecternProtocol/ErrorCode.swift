@@ -28,6 +28,8 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
     public static let maxClients = ErrorCode(rawValue: "MAXCLIENTS")
     /// A literal or heredoc payload is larger than the daemon accepts.
     public static let payloadTooLarge = ErrorCode(rawValue: "PAYLOAD")
+    /// A reply would be larger than the connection's output limit; nothing was sent but this.
+    public static let replyTooLarge = ErrorCode(rawValue: "TOOLARGE")
 
     /// An argument that should be a number is not one, or is out of range.
     public static let number = ErrorCode(rawValue: "NUMBER")
@@ -70,6 +72,7 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
         .unknownCommand, .arguments, .syntax, .invalidUTF8, .lineTooLong, .binary, .maxClients, .payloadTooLarge,
         .number, .noDocument, .noView, .range, .tooMany, .version, .noAttachment, .noStream,
         .readOnly, .storeFull, .store, .authenticationRequired, .authentication, .idle,
+        .replyTooLarge,
     ]
 }
 

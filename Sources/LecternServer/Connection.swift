@@ -300,6 +300,26 @@ final class Connection {
         outputDidGrow()
     }
 
+    /// A reply already encoded for this request's framing (``ReplyBuilder``,
+    /// off the loop thread for a large one), added to the output in one
+    /// move: taken whole when nothing else is waiting, else copied once.
+    func reply(encoded bytes: consuming [UInt8]) {
+        if output.isEmpty { output = bytes } else { output.append(contentsOf: bytes) }
+        outputDidGrow()
+    }
+
+    /// ``completeDeferredReply(_:tag:)`` for a reply already encoded.
+    func completeDeferredReply(encoded result: Result<[UInt8], ProtocolError>, tag: String?) {
+        guard isAwaitingReply else { return }
+        isAwaitingReply = false
+        guard !isClosing else { return }
+        switch consume result {
+        case .success(let bytes): reply(encoded: bytes)
+        case .failure(let error): reply(error, tag: tag)
+        }
+        resumeAfterDeferral()
+    }
+
     /// A reply of memoised data lines and a status line written by
     /// `status` (the text after `OK `), encoded straight into the output:
     /// the same bytes as ``reply(_:tag:)`` of the equivalent ``Reply``.

@@ -5,21 +5,52 @@ import LecternLayout
 import LecternProtocol
 import LecternText
 
-extension Document {
+extension DocumentText {
     /// A UTF-16 offset in `unit`. Offsets Lectern produces are grapheme
     /// boundaries, which every unit can express; anything else is reported
     /// at the grapheme boundary before it.
+    ///
+    /// On the text's value, so that a reply built off the loop thread can
+    /// write offsets too (see ``LargeReply``).
     func wireOffset(_ offset: Int, unit: OffsetUnit) -> Int {
         // The common unit needs no conversion (and no copy of the index map).
-        if unit == .utf16, offset >= 0, offset <= text.indexMap.utf16Length { return offset }
-        if let converted = try? text.indexMap.offset(ofUTF16: offset, in: unit) { return converted }
+        if unit == .utf16, offset >= 0, offset <= indexMap.utf16Length { return offset }
+        if let converted = try? indexMap.offset(ofUTF16: offset, in: unit) { return converted }
         let boundary = graphemeBoundary(atOrBefore: offset)
-        return (try? text.indexMap.offset(ofUTF16: boundary, in: unit)) ?? 0
+        return (try? indexMap.offset(ofUTF16: boundary, in: unit)) ?? 0
     }
 
     func wireRange(_ range: Range<Int>, unit: OffsetUnit) -> String {
         "\(wireOffset(range.lowerBound, unit: unit))..\(wireOffset(range.upperBound, unit: unit))"
     }
+
+    /// `sentence N range=… content=… paragraph=… text="…"`: one sentence.
+    func sentenceLine(_ sentence: Sentence, unit: OffsetUnit) -> String {
+        "sentence \(sentence.number) range=\(wireRange(sentence.range, unit: unit))"
+            + " content=\(wireRange(sentence.content, unit: unit)) paragraph=\(sentence.paragraph)"
+            + " text=\(ReplyEncoder.quote(text(in: sentence.content)))"
+    }
+
+    /// A sentence's three data lines with its highlight in `layout` (just
+    /// the sentence line without one), made afresh: what
+    /// ``Document/highlightLines(_:layout:unit:)`` memoises.
+    /// - Complexity: O(log lines + the sentence's graphemes).
+    func highlightLines(_ sentence: Sentence, layout: TextLayout?, unit: OffsetUnit) -> [String] {
+        let line = sentenceLine(sentence, unit: unit)
+        guard let layout else { return [line] }
+        return [
+            line,
+            "rects \(Wire.rects(layout.selectionRects(for: sentence.content)))",
+            "outline \(Wire.outline(layout.outline(for: sentence.content)))",
+        ]
+    }
+}
+
+extension Document {
+    /// A UTF-16 offset in `unit` (see ``DocumentText/wireOffset(_:unit:)``).
+    func wireOffset(_ offset: Int, unit: OffsetUnit) -> Int { text.wireOffset(offset, unit: unit) }
+
+    func wireRange(_ range: Range<Int>, unit: OffsetUnit) -> String { text.wireRange(range, unit: unit) }
 
     /// A client's offset in `unit`, as UTF-16, which must be a grapheme
     /// boundary within the text (`ERR RANGE` otherwise).
@@ -53,11 +84,7 @@ extension Document {
     }
 
     /// `sentence N range=… content=… paragraph=… text="…"`: one sentence.
-    func sentenceLine(_ sentence: Sentence, unit: OffsetUnit) -> String {
-        "sentence \(sentence.number) range=\(wireRange(sentence.range, unit: unit))"
-            + " content=\(wireRange(sentence.content, unit: unit)) paragraph=\(sentence.paragraph)"
-            + " text=\(ReplyEncoder.quote(text.text(in: sentence.content)))"
-    }
+    func sentenceLine(_ sentence: Sentence, unit: OffsetUnit) -> String { text.sentenceLine(sentence, unit: unit) }
 
     /// The data lines of a sentence and its highlight in `layout`: the
     /// sentence, its rects (one per line fragment) and its outline.
@@ -83,11 +110,7 @@ extension Document {
             dropHighlights()
             table = highlightTable(for: layout, unit: unit)
         }
-        let lines = EncodedDataLines([
-            sentenceLine(sentence, unit: unit),
-            "rects \(Wire.rects(layout.selectionRects(for: sentence.content)))",
-            "outline \(Wire.outline(layout.outline(for: sentence.content)))",
-        ])
+        let lines = EncodedDataLines(text.highlightLines(sentence, layout: layout, unit: unit))
         table._withUnsafeGuaranteedRef { $0.store(lines, at: sentence.number) }
         cachedHighlightCount += 1
         return Unmanaged.passUnretained(lines)

@@ -23,10 +23,15 @@ extension Server {
             details: ["GET intro   -> * {9} / One. Two. / OK GET id=intro revision=… bytes=9 …"],
             handler: { context in
                 let document = try context.server.documents.require(Wire.documentID(context.arguments[0]))
-                let bytes = Array(document.text.string.utf8)
-                return .reply(Reply(
-                    "GET " + context.server.documentFacts(document, unit: context.connection.session.unit),
-                    lines: [.literal(bytes)]))
+                let text = document.text
+                let facts = "GET " + context.server.documentFacts(document, unit: context.connection.session.unit)
+                return try context.sendBuiltReply(
+                    offLoop: text.utf16.count > LargeReply.textThreshold, describing: "the text of '\(document.id)'",
+                    hint: "the text cannot be sent in pieces; start the daemon with a larger --output-hard-limit"
+                ) { reply in
+                    reply.literal(text.string)
+                    return facts
+                }
             }),
         Command(
             name: "DEL", syntax: "<id>", minimumArguments: 1, maximumArguments: 1,
@@ -50,8 +55,13 @@ extension Server {
             handler: { context in
                 let server = context.server
                 let unit = context.connection.session.unit
-                let ids = server.documents.ids(withPrefix: context.arguments.first ?? "")
-                let lines = ids.compactMap { id in server.documents[id].map { server.documentFacts($0, unit: unit) } }
+                let prefix = context.arguments.first ?? ""
+                guard server.documents.count <= LargeReply.itemThreshold else {
+                    return server.listMany(context, prefix: prefix, unit: unit)
+                }
+                let lines = server.documents.ids(withPrefix: prefix).compactMap { id in
+                    server.documents[id].map { DocumentFacts($0, unit: unit).line }
+                }
                 return .reply(Reply("LIST \(lines.count)", data: lines))
             }),
         Command(
@@ -72,17 +82,23 @@ extension Server {
                 }
                 let end = min(total, from + min(count, total))
                 let unit = context.connection.session.unit
-                let lines = (from..<end).map { document.sentenceLine(document.sentences[$0], unit: unit) }
-                return .reply(Reply("SENTENCES \(lines.count) of \(total)", data: lines))
+                let text = document.text
+                let sentences = document.sentences
+                let covered = from < end ? sentences[end - 1].range.upperBound - sentences[from].range.lowerBound : 0
+                return try context.sendBuiltReply(
+                    offLoop: end - from > LargeReply.itemThreshold || covered > LargeReply.textThreshold,
+                    describing: "\(end - from) sentences of '\(document.id)'",
+                    hint: "ask for fewer at a time with SENTENCES <id> <from> <count>"
+                ) { reply in
+                    for number in from..<end { reply.data(text.sentenceLine(sentences[number], unit: unit)) }
+                    return "SENTENCES \(end - from) of \(total)"
+                }
             }),
     ]
 
     /// `id=… revision=… bytes=… length=… sentences=… paragraphs=… lang=… mode=…`
     func documentFacts(_ document: Document, unit: OffsetUnit) -> String {
-        "id=\(document.id) revision=\(document.revision) bytes=\(document.text.indexMap.utf8Length)"
-            + " length=\(document.text.indexMap.length(in: unit)) sentences=\(document.sentences.count)"
-            + " paragraphs=\(document.text.paragraphs.count) lang=\(document.sentences.language.code)"
-            + " mode=\(document.mode.rawValue) attachments=\(document.attachments.count)"
+        DocumentFacts(document, unit: unit).line
     }
 
     private func put(_ context: CommandContext) throws -> CommandOutcome {
@@ -135,5 +151,91 @@ extension Server {
             connection.completeDeferred({ try store(result.get()) }, tag: request.tag)
         })
         return .deferred
+    }
+}
+
+/// What GET, PUT and LIST say about a document, as values: a reply can be
+/// formatted from them off the loop thread.
+struct DocumentFacts: Sendable {
+    let id: String
+    let revision: Int
+    let bytes: Int
+    let length: Int
+    let sentences: Int
+    let paragraphs: Int
+    let language: String
+    let mode: SentenceMode
+    let attachments: Int
+
+    /// Reads only numbers and two strings (no copy of the text's tables).
+    init(_ document: Document, unit: OffsetUnit) {
+        id = document.id
+        revision = document.revision
+        bytes = document.text.indexMap.utf8Length
+        length = document.text.indexMap.length(in: unit)
+        sentences = document.sentences.count
+        paragraphs = document.text.paragraphs.count
+        language = document.sentences.language.code
+        mode = document.mode
+        attachments = document.attachments.count
+    }
+
+    /// `id=… revision=… bytes=… length=… sentences=… paragraphs=… lang=… mode=… attachments=…`
+    var line: String {
+        "id=\(id) revision=\(revision) bytes=\(bytes) length=\(length) sentences=\(sentences)"
+            + " paragraphs=\(paragraphs) lang=\(language) mode=\(mode.rawValue) attachments=\(attachments)"
+    }
+}
+
+extension Server {
+    /// Documents whose facts LIST reads on the loop thread per loop turn.
+    static let listChunk = 1024
+
+    /// LIST with many documents, none of it a long stretch on the loop
+    /// thread: the ids are filtered and sorted on the thread pool, their
+    /// facts read on the loop thread ``listChunk`` documents per turn (a
+    /// document deleted meanwhile is left out), the reply formatted on the pool.
+    fileprivate func listMany(_ context: CommandContext, prefix: String, unit: OffsetUnit) -> CommandOutcome {
+        let ids = documents.allIDs
+        statistics.backgroundReplies += 1
+        context.connection.deferReply()
+        BackgroundWork.run(on: loop, {
+            ids.filter { $0.hasPrefix(prefix) }.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        }, then: { [unowned self] sorted in
+            gatherFacts(of: sorted, from: 0, into: FactsBox(capacity: sorted.count), unit: unit, context)
+        })
+        return .deferred
+    }
+
+    /// One chunk of ``listMany(_:prefix:unit:)``'s facts; the next chunk
+    /// waits for the next loop turn (a round trip through the pool).
+    private func gatherFacts(of ids: [String], from start: Int, into box: FactsBox, unit: OffsetUnit, _ context: CommandContext) {
+        let connection = context.connection
+        let end = min(ids.count, start + Self.listChunk)
+        for id in ids[start..<end] {
+            if let document = documents[id] { box.facts.append(DocumentFacts(document, unit: unit)) }
+        }
+        if end < ids.count && !connection.isClosing {
+            BackgroundWork.run(on: loop, {}, then: { [unowned self] in
+                gatherFacts(of: ids, from: end, into: box, unit: unit, context)
+            })
+            return
+        }
+        let facts = box.facts
+        box.facts = []
+        let make = context.replyMaker(describing: "the list of \(facts.count) documents", hint: "list fewer at a time with LIST <prefix>") { reply in
+            for fact in facts { reply.data(fact.line) }
+            return "LIST \(facts.count)"
+        }
+        let tag = context.request.tag
+        BackgroundWork.run(on: loop, make, then: { result in
+            connection.completeDeferredReply(encoded: result, tag: tag)
+        })
+    }
+
+    /// LIST's facts as they are gathered (loop thread only).
+    private final class FactsBox {
+        var facts: [DocumentFacts] = []
+        init(capacity: Int) { facts.reserveCapacity(capacity) }
     }
 }

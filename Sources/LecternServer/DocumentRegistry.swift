@@ -23,6 +23,9 @@ struct DocumentRegistry {
         return document
     }
 
+    /// Every id, in no particular order: a copy, to filter and sort elsewhere.
+    var allIDs: [String] { Array(byID.keys) }
+
     /// Ids in byte order, optionally only those starting with `prefix`.
     func ids(withPrefix prefix: String = "") -> [String] {
         byID.keys.filter { $0.hasPrefix(prefix) }.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }

@@ -2,6 +2,7 @@
 
 import LecternLayout
 import LecternProtocol
+import LecternStore
 import LecternText
 
 extension Server {
@@ -28,15 +29,31 @@ extension Server {
             handler: { context in
                 let server = context.server
                 let document = try server.documents.require(Wire.documentID(context.arguments[0]))
-                let numbers = document.selections[context.connection.id, default: []].sorted()
+                let selected = document.selections[context.connection.id] ?? []
                 let unit = context.connection.session.unit
-                let reply = { (layout: TextLayout?) -> Reply in
-                    Reply("SELECTION \(numbers.count)", data: numbers.flatMap {
-                        document.highlightLines(document.sentences[$0], layout: layout, unit: unit)
-                    })
+                let text = document.text
+                let sentences = document.sentences
+                // Large: many sentences, or a few long ones.
+                var isLarge = selected.count > LargeReply.itemThreshold
+                if !isLarge {
+                    let covered = selected.reduce(0) { $0 + ($1 < sentences.count ? sentences[$1].content.count : 0) }
+                    isLarge = covered > LargeReply.textThreshold
                 }
-                guard let spec = context.connection.session.view(of: document) else { return .reply(reply(nil)) }
-                return try context.withLayout(document, spec: spec) { reply($0) }
+                let reply = { (layout: TextLayout?) throws -> CommandOutcome in
+                    try context.sendBuiltReply(
+                        offLoop: isLarge, describing: "SELECTION of \(selected.count) sentences of '\(document.id)'",
+                        hint: "CLEAR and select fewer, or COPY them to a document of their own"
+                    ) { reply in
+                        // One sort, then O(log lines + its graphemes) per sentence.
+                        let numbers = selected.filter { $0 < sentences.count }.sorted()
+                        for number in numbers {
+                            for line in text.highlightLines(sentences[number], layout: layout, unit: unit) { reply.data(line) }
+                        }
+                        return "SELECTION \(numbers.count)"
+                    }
+                }
+                guard let spec = context.connection.session.view(of: document) else { return try reply(nil) }
+                return try context.withLayout(document, spec: spec, outcome: { try reply($0) })
             }),
         Command(
             name: "CLEAR", syntax: "<id>", minimumArguments: 1, maximumArguments: 1,
@@ -80,62 +97,108 @@ extension Server {
             return Reply("SELECT " + PointHit.missFacts(distance: distance, nearest: nearest))
         }
         let connection = context.connection
-        var selected = document.selections[connection.id, default: []]
-        let added = selected.insert(sentence.number).inserted
-        if !added { selected.remove(sentence.number) }
-        document.selections[connection.id] = selected.isEmpty ? nil : selected
+        // In place: the set is never copied, so a toggle costs O(1).
+        let added = document.selections[connection.id, default: []].insert(sentence.number).inserted
+        if !added { document.selections[connection.id]?.remove(sentence.number) }
+        let count = document.selections[connection.id]?.count ?? 0
+        if count == 0 { document.selections[connection.id] = nil }
         connection.session.selectedDocuments.insert(document.id)
         let verb = added ? "added" : "removed"
         broadcast(document, from: connection, range: sentence.content) { unit in
             "SELECT \(document.id) by=\(connection.id) revision=\(document.revision) \(verb) sentence=\(sentence.number) range=\(document.wireRange(sentence.content, unit: unit))"
         }
         return Reply(
-            "SELECT \(verb) sentence=\(sentence.number) selected=\(selected.count)",
+            "SELECT \(verb) sentence=\(sentence.number) selected=\(count)",
             data: document.highlightLines(sentence, layout: layout, unit: connection.session.unit))
     }
 
     fileprivate func transferSelection(_ context: CommandContext, removingFromSource: Bool) throws -> CommandOutcome {
         let verb = removingFromSource ? "MOVE" : "COPY"
         let source = try documents.require(Wire.documentID(context.arguments[0]))
-        guard let targetText = context.request.value(for: "to") else {
+        guard let targetArgument = context.request.value(for: "to") else {
             throw ProtocolError(.arguments, "\(verb) needs to=<document id>")
         }
-        let targetID = try Wire.documentID(targetText)
+        let targetID = try Wire.documentID(targetArgument)
         guard targetID != source.id else {
             throw ProtocolError(.arguments, "\(verb) needs a different document to=; the source is '\(source.id)'")
         }
-        let numbers = document(source, selectedBy: context.connection)
-        guard !numbers.isEmpty else {
+        let connection = context.connection
+        let selected = source.selections[connection.id] ?? []
+        let sentences = source.sentences
+        guard selected.contains(where: { $0 < sentences.count }) else {
             throw ProtocolError(.arguments, "nothing is selected in '\(source.id)'; SELECT sentences first")
         }
         if documents[targetID] == nil && documents.count >= configuration.maximumDocuments {
             throw ProtocolError(.tooMany, "the daemon holds at most \(configuration.maximumDocuments) documents (--max-documents)")
         }
-        let excerpt = SentenceTransfer.excerpt(of: numbers, in: source)
+        // The new texts are built from values (so, for large documents, on
+        // the thread pool), then stored and applied as in any write.
         let target = documents[targetID]
-        let combined = SentenceTransfer.appending(excerpt, to: target?.text.string ?? "")
-        let targetContent = DocumentContent(
-            text: DocumentText(combined), language: target?.requestedLanguage ?? source.requestedLanguage,
-            mode: target?.mode ?? source.mode)
-        let targetRecord = targetContent.record(id: targetID, attachments: target?.attachments ?? [])
-        var sourceContent: DocumentContent?
-        if removingFromSource {
-            sourceContent = DocumentContent(
-                text: DocumentText(SentenceTransfer.removing(numbers, from: source)),
-                language: source.requestedLanguage, mode: source.mode)
+        let sourceText = source.text
+        let targetText = target?.text
+        let targetLanguage = target?.requestedLanguage ?? source.requestedLanguage
+        let targetMode = target?.mode ?? source.mode
+        let targetAttachments = target?.attachments ?? []
+        let sourceID = source.id
+        let sourceLanguage = source.requestedLanguage
+        let sourceMode = source.mode
+        let sourceAttachments = source.attachments
+        let build = { @Sendable () -> SentenceTransfer.Result in
+            let numbers = selected.filter { $0 < sentences.count }.sorted()
+            let excerpt = SentenceTransfer.excerpt(of: numbers, text: sourceText, sentences: sentences)
+            let combined = SentenceTransfer.appending(excerpt, to: targetText?.string ?? "")
+            let targetContent = DocumentContent(text: DocumentText(combined), language: targetLanguage, mode: targetMode)
+            var sourceContent: DocumentContent?
+            if removingFromSource {
+                sourceContent = DocumentContent(
+                    text: DocumentText(SentenceTransfer.removing(numbers, text: sourceText, sentences: sentences)),
+                    language: sourceLanguage, mode: sourceMode)
+            }
+            return SentenceTransfer.Result(
+                count: numbers.count, target: targetContent,
+                records: [targetContent.record(id: targetID, attachments: targetAttachments)]
+                    + (sourceContent.map { [$0.record(id: sourceID, attachments: sourceAttachments)] } ?? []),
+                source: sourceContent)
         }
-        let sourceRecord = sourceContent.map { $0.record(id: source.id, attachments: source.attachments) }
+        let isLarge = sourceText.utf16.count + (targetText?.utf16.count ?? 0) > LargeReply.textThreshold
+            || selected.count > LargeReply.itemThreshold
+        guard isLarge else { return try commitTransfer(build(), verb: verb, from: source, to: targetID, context) }
+        let sourceRevision = source.revision
+        let targetRevision = target?.revision
+        statistics.backgroundReplies += 1
+        connection.deferReply()
+        BackgroundWork.run(on: loop, build, then: { [unowned self] result in
+            let now = documents[targetID]
+            guard documents[sourceID] === source, source.revision == sourceRevision,
+                now === target, now?.revision == targetRevision
+            else {
+                // Either document changed meanwhile: run the request again on what they are now.
+                connection.redispatchDeferred(context.request)
+                return
+            }
+            connection.completeDeferred({
+                try commitTransfer(result, verb: verb, from: source, to: targetID, context)
+            }, tag: context.request.tag)
+        })
+        return .deferred
+    }
+
+    /// Stores both documents of a COPY or MOVE, then applies them and replies.
+    private func commitTransfer(
+        _ result: SentenceTransfer.Result, verb: String, from source: Document, to targetID: String, _ context: CommandContext
+    ) throws -> CommandOutcome {
         let connection = context.connection
+        let records = result.records
         // Both documents in one transaction: after a crash or a failed
         // write, the sentences are in one place or the other, never in
         // both and never in neither.
         return try commit(context, store: { store in
-            _ = try store.put(all: [targetRecord] + (sourceRecord.map { [$0] } ?? []))
+            _ = try store.put(all: records)
         }) { [unowned self] in
-            let (stored, created) = try documents.put(targetID, content: targetContent, limit: configuration.maximumDocuments)
+            let (stored, created) = try documents.put(targetID, content: result.target, limit: configuration.maximumDocuments)
             source.selections[connection.id] = nil
-            var facts = "\(verb) sentences=\(numbers.count) to=\(targetID) revision=\(stored.revision)"
-            if let sourceContent {
+            var facts = "\(verb) sentences=\(result.count) to=\(targetID) revision=\(stored.revision)"
+            if let sourceContent = result.source {
                 source.replace(with: sourceContent)
                 documentDidChange(source, by: connection, created: false)
                 facts += " source-revision=\(source.revision)"
@@ -144,22 +207,30 @@ extension Server {
             return Reply(facts)
         }
     }
-
-    private func document(_ document: Document, selectedBy connection: Connection) -> [Int] {
-        document.selections[connection.id, default: []].filter { $0 < document.sentences.count }.sorted()
-    }
 }
 
-/// The text edits behind COPY and MOVE.
+/// The text edits behind COPY and MOVE: functions of values, so that they
+/// can run on the thread pool.
+///
+/// - Complexity: each is linear in the texts it reads and writes.
 enum SentenceTransfer {
+    /// What a COPY or MOVE writes: the new target content, the new source
+    /// content for a MOVE, and their store records.
+    struct Result: Sendable {
+        let count: Int
+        let target: DocumentContent
+        let records: [DocumentRecord]
+        let source: DocumentContent?
+    }
+
     /// The selected sentences' text: each one's trimmed content, joined by a
     /// space where the original had whitespace after it (not in Chinese or
     /// Japanese, which put none between sentences).
-    static func excerpt(of numbers: [Int], in document: Document) -> String {
+    static func excerpt(of numbers: [Int], text: DocumentText, sentences: SentenceTable) -> String {
         var result = ""
         for (index, number) in numbers.enumerated() {
-            let sentence = document.sentences[number]
-            result += document.text.text(in: sentence.content)
+            let sentence = sentences[number]
+            result += text.text(in: sentence.content)
             if index < numbers.count - 1 && sentence.range.upperBound > sentence.content.upperBound {
                 result += " "
             }
@@ -176,16 +247,15 @@ enum SentenceTransfer {
 
     /// The document's text without the given sentences (each with the
     /// whitespace after it). A paragraph left empty goes with its separator.
-    static func removing(_ numbers: [Int], from document: Document) -> String {
+    static func removing(_ numbers: [Int], text: DocumentText, sentences: SentenceTable) -> String {
         let removed = Set(numbers)
-        let text = document.text
         var result = ""
         var sentence = 0
         for paragraph in text.paragraphs {
             var kept = ""
             var keptAny = false
-            while sentence < document.sentences.count, document.sentences[sentence].range.lowerBound < paragraph.range.upperBound {
-                let current = document.sentences[sentence]
+            while sentence < sentences.count, sentences[sentence].range.lowerBound < paragraph.range.upperBound {
+                let current = sentences[sentence]
                 if !removed.contains(sentence) {
                     let start = max(current.range.lowerBound, paragraph.content.lowerBound)
                     let end = min(current.range.upperBound, paragraph.content.upperBound)
@@ -195,7 +265,8 @@ enum SentenceTransfer {
                 sentence += 1
             }
             if keptAny {
-                result += kept + text.text(in: paragraph.content.upperBound..<paragraph.range.upperBound)
+                result += kept
+                result += text.text(in: paragraph.content.upperBound..<paragraph.range.upperBound)
             }
         }
         return result

@@ -33,6 +33,7 @@ extension Server {
             ("turn_yields", statistics.turnYields),
             ("output_pauses", statistics.outputPauses),
             ("ticks_skipped", typewriters.ticksSkipped),
+            ("background_replies", statistics.backgroundReplies),
         ]
         return figures.map { ($0.0, $0.1.description) }
     }

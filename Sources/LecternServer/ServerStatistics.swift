@@ -16,6 +16,8 @@ struct ServerStatistics {
     /// Times a connection was paused (not read, requests not run) because
     /// its queued unsent output passed the soft limit.
     var outputPauses = 0
+    /// Replies built on the thread pool because they grow with a document.
+    var backgroundReplies = 0
     /// Commands in the last whole second (updated by housekeeping).
     private(set) var commandsLastSecond = 0
     private var commandsAtSecondStart = 0

@@ -35,18 +35,25 @@ extension Server {
             summary: "The view's line table: each line's range, top, baseline, height, x, width and caret positions.",
             details: ["LINES intro -> * line 0 range=0..31 top=0 baseline=13.5 height=17 x=0 width=301.2 paragraph=0 carets=0,7.1,… / OK LINES 3"],
             handler: { context in
-                try context.withView { document, layout in
+                try context.withView(outcome: { document, layout in
                     let unit = context.connection.session.unit
-                    let lines = layout.lines.indices.map { index -> String in
-                        let line = layout.lines[index]
-                        let carets = layout.graphemeBoundaryPositions(line: index).map(Wire.number).joined(separator: ",")
-                        return "line \(index) range=\(document.wireRange(line.textRange, unit: unit))"
-                            + " top=\(Wire.number(line.top)) baseline=\(Wire.number(line.baseline))"
-                            + " height=\(Wire.number(line.height)) x=\(Wire.number(line.x))"
-                            + " width=\(Wire.number(line.width)) paragraph=\(line.paragraph) carets=\(carets)"
+                    let text = document.text
+                    return try context.sendBuiltReply(
+                        offLoop: text.utf16.count > LargeReply.textThreshold,
+                        describing: "the \(layout.lines.count) lines of '\(document.id)'",
+                        hint: "LINES sends every line; split the document, or raise --output-hard-limit"
+                    ) { reply in
+                        for index in layout.lines.indices {
+                            let line = layout.lines[index]
+                            let carets = layout.graphemeBoundaryPositions(line: index).map(Wire.number).joined(separator: ",")
+                            reply.data("line \(index) range=\(text.wireRange(line.textRange, unit: unit))"
+                                + " top=\(Wire.number(line.top)) baseline=\(Wire.number(line.baseline))"
+                                + " height=\(Wire.number(line.height)) x=\(Wire.number(line.x))"
+                                + " width=\(Wire.number(line.width)) paragraph=\(line.paragraph) carets=\(carets)")
+                        }
+                        return "LINES \(layout.lines.count)"
                     }
-                    return Reply("LINES \(lines.count)", data: lines)
-                }
+                })
             }),
         Command(
             name: "TAP", syntax: "<id> <x> <y> [slop=<pt>]", minimumArguments: 3, maximumArguments: 3,
@@ -125,27 +132,43 @@ extension Server {
         details: [
             "RENDER intro sentence=1 -> * {N} / <svg …>…</svg> / OK RENDER bytes=N width=200 height=59.37",
             "sentence= highlights one more sentence; caret= draws a caret; boxes=yes draws line boxes and baselines.",
+            "A picture that could pass --output-hard-limit is refused before drawing: ERR TOOLARGE with the estimate.",
         ],
         handler: { context in
             let request = context.request
             let boxes = try Wire.flag(request, "boxes")
-            return try context.withView { document, layout in
+            return try context.withView(outcome: { document, layout in
                 let unit = context.connection.session.unit
-                var highlights = document.selections[context.connection.id, default: []].sorted()
-                    .map { document.sentences[$0].content }
-                if let number = request.value(for: "sentence") {
-                    highlights.append(try document.sentence(number: number).content)
-                }
+                // Values only: the picture may be drawn on the thread pool.
+                let selected = document.selections[context.connection.id] ?? []
+                let sentences = document.sentences
+                let extra = try request.value(for: "sentence").map { try document.sentence(number: $0).content }
                 let caret = try request.value(for: "caret").map {
                     try document.utf16Offset(fromWire: $0, unit: unit, name: "caret")
                 }
-                let svg = Array(layout.renderSVG(SVGOptions(
-                    sentences: document.sentences.map(\.content), highlights: highlights, caret: caret,
-                    showLineBoxes: boxes)).utf8)
-                return Reply(
-                    "RENDER bytes=\(svg.count) width=\(Wire.number(layout.spec.width)) height=\(Wire.number(layout.height))",
-                    lines: [.literal(svg)])
-            }
+                let what = "RENDER of '\(document.id)'"
+                let hint = "RENDER draws the whole document: split it into smaller documents, or raise --output-hard-limit"
+                let limit = context.server.configuration.outputHardLimit
+                // The literal's header, the status line and the tag.
+                let framing = 128 + (request.tag?.utf8.count ?? 0)
+                return try context.sendBuiltReply(
+                    offLoop: layout.shaped.utf16Count > LargeReply.textThreshold || selected.count > LargeReply.itemThreshold,
+                    describing: what, hint: hint
+                ) { reply in
+                    var highlights = selected.filter { $0 < sentences.count }.sorted().map { sentences[$0].content }
+                    if let extra { highlights.append(extra) }
+                    let options = SVGOptions(
+                        sentences: sentences.map(\.content), highlights: highlights, caret: caret, showLineBoxes: boxes)
+                    // Refused before drawing when even the bound is over.
+                    let estimate = layout.estimatedSVGSize(options) + framing
+                    guard estimate <= limit else {
+                        throw ProtocolError(.replyTooLarge, "\(what) would be up to \(estimate) bytes (estimated before drawing), over the output limit of \(limit) bytes per connection (--output-hard-limit); \(hint)")
+                    }
+                    let svg = layout.renderSVG(options)
+                    reply.literal(svg)
+                    return "RENDER bytes=\(svg.utf8.count) width=\(Wire.number(layout.spec.width)) height=\(Wire.number(layout.height))"
+                }
+            })
         })
 
     /// `id=… width=… size=… font="…" requested="…" substituted=… lines=… height=…`
@@ -276,13 +299,58 @@ extension Server {
         }
         let attachment = DocumentAttachment(
             name: name, offset: offset, atEnd: atEnd, width: width, height: height, baseline: baseline)
+        let connection = context.connection
+        guard let spec = connection.session.view(of: document), document.text.utf16.count > LayoutService.backgroundThreshold else {
+            return try commitAttachment(attachment, to: document, spec: connection.session.view(of: document), layout: nil, context)
+        }
+        // The reply's rect needs the document laid out with the box in it:
+        // for a large document that runs on the pool, before the commit
+        // (attachments do not change the shaping, which is reused).
+        let text = document.text.utf16
+        let shaped = document.cachedShaping(for: spec.font)
+        let attachments = document.layoutAttachments(setting: attachment)
+        let shaper = layouts.shaper
+        let revision = document.revision
+        statistics.backgroundReplies += 1
+        connection.deferReply()
+        BackgroundWork.run(on: loop, {
+            LayoutService.compute(text: text, shaped: shaped, spec: spec, attachments: attachments, shaper: shaper)
+        }, then: { [unowned self] layout in
+            guard documents[document.id] === document, document.revision == revision else {
+                // Changed meanwhile: ATTACH again, checked against what it is now.
+                connection.redispatchDeferred(context.request)
+                return
+            }
+            connection.completeDeferred({
+                try commitAttachment(attachment, to: document, spec: spec, layout: (layout, revision + 1), context)
+            }, tag: context.request.tag)
+        })
+        return .deferred
+    }
+
+    /// Stores and applies an ATTACH; the reply gives the box's rect in the
+    /// connection's view, from `precomputed` (laid out for the revision the
+    /// attachment makes) or laid out now.
+    private func commitAttachment(
+        _ attachment: DocumentAttachment, to document: Document, spec: LayoutSpec?,
+        layout precomputed: (layout: TextLayout, revision: Int)?, _ context: CommandContext
+    ) throws -> CommandOutcome {
         let id = document.id
+        let name = attachment.name
+        let unit = context.connection.session.unit
         return try commit(context, store: { _ = try $0.setAttachment(attachment.record, documentID: id) }) { [unowned self] in
             document.setAttachment(attachment)
             documentDidChange(document, by: context.connection, created: false, textChanged: false)
-            let facts = "ATTACH name=\(name) offset=\(document.wireOffset(offset, unit: unit))"
-            guard let spec = context.connection.session.view(of: document) else { return Reply(facts) }
-            let layout = layouts.layoutNow(document, spec: spec)
+            let facts = "ATTACH name=\(name) offset=\(document.wireOffset(attachment.offset, unit: unit))"
+            guard let spec else { return Reply(facts) }
+            let layout: TextLayout
+            if let precomputed {
+                // Kept only if nothing else changed the document since.
+                document.store(precomputed.layout, computedAt: precomputed.revision)
+                layout = precomputed.layout
+            } else {
+                layout = layouts.layoutNow(document, spec: spec)
+            }
             guard let index = layout.attachments.firstIndex(where: { $0.name == name }) else { return Reply(facts) }
             let line = layout.lines.firstIndex { $0.attachments.contains(index) } ?? 0
             return Reply(facts + " rect=\(Wire.rect(layout.attachmentFrames[index])) line=\(line)")
@@ -291,6 +359,26 @@ extension Server {
 
     /// The most attachments one document may have.
     static let maximumAttachmentsPerDocument = 1000
+}
+
+extension Document {
+    /// ``layoutAttachments`` as they will be once `attachment` is set
+    /// (replacing the one of its name, or added): built the same way, from
+    /// the list ``setAttachment(_:)`` will make.
+    fileprivate func layoutAttachments(setting attachment: DocumentAttachment) -> [InlineAttachment] {
+        var list = attachments
+        if let index = list.firstIndex(where: { $0.name == attachment.name }) {
+            list[index] = attachment
+        } else {
+            list.append(attachment)
+        }
+        let end = text.utf16.count
+        return list.map {
+            InlineAttachment(
+                name: $0.name, offset: $0.atEnd ? end : $0.offset,
+                width: $0.width, height: $0.height, baselineOffset: $0.baseline)
+        }.sorted { $0.offset < $1.offset }
+    }
 }
 
 extension CommandContext {
@@ -320,8 +408,13 @@ extension CommandContext {
 
     /// `body` with the layout of `document` for `spec` (see ``withView(_:)``).
     func withLayout(_ document: Document, spec: LayoutSpec, _ body: (TextLayout) throws -> Reply) throws -> CommandOutcome {
+        try withLayout(document, spec: spec, outcome: { .reply(try body($0)) })
+    }
+
+    /// ``withLayout(_:spec:_:)`` for a body that may send its reply itself.
+    func withLayout(_ document: Document, spec: LayoutSpec, outcome body: (TextLayout) throws -> CommandOutcome) throws -> CommandOutcome {
         guard let layout = server.layouts.layoutOrDefer(document, spec: spec, context: self) else { return .deferred }
-        return .reply(try body(layout))
+        return try body(layout)
     }
 }
 

@@ -156,7 +156,7 @@ enum Wire {
 
     /// Where a point may be (TAP, SELECT): far beyond any view, small
     /// enough that every distance computed from it is an exact-enough double.
-    static let coordinateRange: ClosedRange<Double> = -1_000_000...1_000_000
+    static let coordinateRange: ClosedRange<Double> = -1_000_000_000...1_000_000_000
     /// Lengths in points (view sizes, insets, attachment boxes, slop).
     static let lengthRange: ClosedRange<Double> = 0...10_000
     /// Offsets in points that may be negative (an attachment's baseline).

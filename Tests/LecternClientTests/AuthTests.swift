@@ -16,10 +16,16 @@ import Testing
         return path
     }
 
+    /// The daemon's flags: the token, and no --auth-timeout, whose 30 s a
+    /// test's steps can take when the suite's blocking tests hold the
+    /// machine's two cores (the timeout itself is tested in the server's
+    /// AuthLimitTests).
+    static func arguments(_ file: String) -> [String] { ["--auth-token-file", file, "--auth-timeout", "0"] }
+
     @Test func commandsNeedAuthFirst() async throws {
         let file = try Self.tokenFile()
         defer { try? FileManager.default.removeItem(atPath: file) }
-        let daemon = try LiveDaemon(arguments: ["--auth-token-file", file])
+        let daemon = try LiveDaemon(arguments: Self.arguments(file))
         // A request with a payload (PUT sends a literal) before AUTH is
         // refused at its length line and the connection is closed.
         let refused = try await daemon.connect()
@@ -50,13 +56,13 @@ import Testing
     @Test func reconnectRepeatsAuth() async throws {
         let file = try Self.tokenFile()
         defer { try? FileManager.default.removeItem(atPath: file) }
-        var daemon = try LiveDaemon(arguments: ["--auth-token-file", file])
+        var daemon = try LiveDaemon(arguments: Self.arguments(file))
         let port = daemon.port
         let lectern = try await daemon.connect(reconnect: ReconnectPolicy(initialDelay: .milliseconds(50), maximumAttempts: 100))
         let states = lectern.connectionEvents()
         try await lectern.authenticate(token: Self.token)
         daemon.stop()
-        daemon = try LiveDaemon(port: port, arguments: ["--auth-token-file", file])
+        daemon = try LiveDaemon(port: port, arguments: Self.arguments(file))
         for await event in states {
             if case .reconnected(let failures) = event {
                 #expect(failures.isEmpty)

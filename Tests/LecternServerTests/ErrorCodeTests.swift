@@ -35,6 +35,9 @@ import Testing
         Case(code: "VERSION", request: Array("HELLO 9\n".utf8)),
         Case(code: "NOATTACH", setup: ["PUT d \"x\""], request: Array("DETACH d a\n".utf8)),
         Case(code: "NOSTREAM", request: Array("PAUSE 7\n".utf8)),
+        Case(code: "TOOLARGE", flags: ["--output-hard-limit", "4096"],
+             setup: ["PUT d \"" + String(repeating: "A sentence to draw. ", count: 20) + "\"", "VIEW d width=300"],
+             request: Array("RENDER d\n".utf8)),
     ]
 
     @Test(arguments: cases)

@@ -19,7 +19,7 @@ import Testing
         "TAP a 10 -1e20",
         "TAP a 10 10 slop=-1",
         "TAP a 10 10 slop=1e300",
-        "SELECT a 1e7 0",
+        "SELECT a 1e10 0",
         "SELECT a 0 0 slop=inf",
         "VIEW a width=1e308",
         "VIEW a width=0",
@@ -51,7 +51,7 @@ import Testing
         #expect(try client.request("RENDER a").last?.hasPrefix("OK RENDER") == true)
         // The limits themselves are accepted.
         #expect(try client.request("ATTACH a f at=end 10000 0 -10000").last?.hasPrefix("OK ATTACH") == true)
-        #expect(try client.request("TAP a 1000000 -1000000 slop=10000").last?.hasPrefix("OK TAP") == true)
+        #expect(try client.request("TAP a 1000000000 -1000000000 slop=10000").last?.hasPrefix("OK TAP") == true)
         #expect(try client.request("RENDER a").last?.hasPrefix("OK RENDER") == true)
     }
 
