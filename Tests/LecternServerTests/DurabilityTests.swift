@@ -53,7 +53,7 @@ import Testing
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         var acknowledged: [String: String] = [:]
-        for round in 0..<3 {
+        for round in 0..<5 {
             let daemon = try Daemon(["--data-dir", directory.path, "--log-level", "warn"])
             let client = try daemon.connect()
             // Pipeline PUTs, read acknowledgements as they come, kill mid-stream.
