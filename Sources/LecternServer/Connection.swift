@@ -59,6 +59,16 @@ final class Connection {
     @exclusivity(unchecked) private(set) var output: [UInt8] = []
     /// Bytes handed to `uv_write` whose callback has not come yet.
     private(set) var bytesInFlight = 0
+    /// Output the kernel did not take, waiting to be handed to libuv one
+    /// chunk at a time, in order (slices share the arrays they came from:
+    /// queueing them copies nothing).
+    private var queuedOutput: [ArraySlice<UInt8>] = []
+    /// Bytes in ``queuedOutput``.
+    private var queuedBytes = 0
+    /// The most bytes copied into one `uv_write` (``PendingWrite`` copies
+    /// them): a 50 MB reply that the kernel does not take at once costs the
+    /// loop one chunk's copy per write completion, never 50 MB at once.
+    static let maximumWriteChunk = 256 * 1024
     private(set) var isClosing = false
     /// Set by QUIT, end of input, or a fatal protocol error: no more
     /// requests are read; the connection closes once its output is written.
@@ -80,7 +90,7 @@ final class Connection {
     private var outputBytesThisTurn = 0
 
     /// Output waiting to reach the kernel.
-    var pendingOutputBytes: Int { output.count + bytesInFlight }
+    var pendingOutputBytes: Int { output.count + queuedBytes + bytesInFlight }
 
     init(id: UInt64, server: Server, stream: UnsafeMutablePointer<uv_stream_t>, isTCP: Bool) {
         self.id = id
@@ -442,7 +452,7 @@ final class Connection {
     /// bounded by the turn's budget and has not been offered to the kernel yet.
     private func updateBackPressure() {
         let limit = unretainedServer._withUnsafeGuaranteedRef { $0.configuration.outputSoftLimit }
-        if bytesInFlight > limit {
+        if queuedBytes + bytesInFlight > limit {
             guard !isPausedForOutput else { return }
             isPausedForOutput = true
             stopReading()
@@ -467,6 +477,8 @@ final class Connection {
         let limit = unretainedServer._withUnsafeGuaranteedRef { $0.configuration.outputHardLimit }
         if pendingOutputBytes > limit {
             output.removeAll()
+            queuedOutput.removeAll()
+            queuedBytes = 0
             close(reason: "output over hard limit (\(limit) bytes, --output-hard-limit)")
             return
         }
@@ -483,12 +495,14 @@ final class Connection {
     }
 
     /// Writes buffered output: `uv_try_write` what the kernel takes now,
-    /// `uv_write` the rest. Called by the server once per loop iteration.
+    /// then `uv_write` the rest, at most ``maximumWriteChunk`` bytes at a
+    /// time (the next chunk when that write completes). Called by the
+    /// server once per loop iteration, and after each write completes.
     func flush() {
         guard !isClosing else { return }
         if !output.isEmpty {
             var written = 0
-            if bytesInFlight == 0 {
+            if bytesInFlight == 0 && queuedOutput.isEmpty {
                 written = output.withUnsafeMutableBytes { bytes -> Int in
                     var buffer = uv_buf_init(
                         bytes.baseAddress?.assumingMemoryBound(to: CChar.self), UInt32(bytes.count))
@@ -500,20 +514,18 @@ final class Connection {
                 }
                 written = max(written, 0)
             }
-            if written < output.count {
+            if written == output.count {
+                output.removeAll(keepingCapacity: output.capacity <= 64 * 1024)
+            } else {
+                // Handed over whole: the array now belongs to the queue.
                 let rest = output[written...]
-                let status = PendingWrite.start(rest, on: stream) { [unowned self] count, status in
-                    self.didWrite(count: count, status: status)
-                }
-                if status != 0 {
-                    close(reason: "write error \(LoopHandle.errorName(status))")
-                    return
-                }
-                bytesInFlight += rest.count
+                queuedOutput.append(rest)
+                queuedBytes += rest.count
+                output = []
             }
-            output.removeAll(keepingCapacity: output.capacity <= 64 * 1024)
         }
-        if closesAfterOutput && bytesInFlight == 0 {
+        if bytesInFlight == 0 && !startNextWrite() { return }
+        if closesAfterOutput && bytesInFlight == 0 && queuedOutput.isEmpty {
             close(reason: nil)
             return
         }
@@ -521,11 +533,37 @@ final class Connection {
         outputDidDrain()
     }
 
+    /// Hands the next chunk of ``queuedOutput`` to `uv_write`, if any.
+    /// False if the connection was closed for a write error.
+    private func startNextWrite() -> Bool {
+        guard var head = queuedOutput.first else { return true }
+        let chunk = head.prefix(Self.maximumWriteChunk)
+        let status = PendingWrite.start(chunk, on: stream) { [unowned self] count, status in
+            self.didWrite(count: count, status: status)
+        }
+        if status != 0 {
+            close(reason: "write error \(LoopHandle.errorName(status))")
+            return false
+        }
+        bytesInFlight += chunk.count
+        queuedBytes -= chunk.count
+        head = head.dropFirst(chunk.count)
+        if head.isEmpty {
+            queuedOutput.removeFirst()
+        } else {
+            queuedOutput[0] = head
+        }
+        return true
+    }
+
     private func didWrite(count: Int, status: Int32) {
         bytesInFlight -= count
         guard !isClosing else { return }
         if status != 0 {
             close(reason: "write error \(LoopHandle.errorName(status))")
+        } else if !queuedOutput.isEmpty {
+            // The next chunk, in this turn's output pass.
+            unretainedServer._withUnsafeGuaranteedRef { $0.scheduleFlush(self) }
         } else if closesAfterOutput && bytesInFlight == 0 && output.isEmpty {
             close(reason: nil)
         } else {
