@@ -37,7 +37,7 @@ extension DocumentContent {
     /// The store's record of this content with these attachments.
     func record(id: String, attachments: [DocumentAttachment]) -> DocumentRecord {
         DocumentRecord(
-            id: id, text: Array(text.string.utf8), language: requestedLanguage?.code,
+            id: id, text: utf8, language: requestedLanguage?.code,
             segmentation: mode.rawValue, attachments: attachments.map(\.record))
     }
 

@@ -319,6 +319,10 @@ struct DocumentContent: Sendable {
     let sentences: SentenceTable
     let requestedLanguage: Language?
     let mode: SentenceMode
+    /// The text's UTF-8 bytes, for the store's record: kept from the
+    /// request (or made where the content is built, off the loop for a
+    /// large text) so that storing a 16 MB text costs the loop no copy.
+    let utf8: [UInt8]
 
     /// Decodes, validates and segments UTF-8 bytes.
     /// - Throws: `ProtocolError` `UTF8` with the byte offset, or `PAYLOAD`
@@ -335,6 +339,7 @@ struct DocumentContent: Sendable {
         sentences = SentenceTable(document: text, mode: mode, language: language)
         requestedLanguage = language
         self.mode = mode
+        utf8 = bytes
     }
 
     init(text: DocumentText, language: Language?, mode: SentenceMode) {
@@ -342,5 +347,6 @@ struct DocumentContent: Sendable {
         sentences = SentenceTable(document: text, mode: mode, language: language)
         requestedLanguage = language
         self.mode = mode
+        utf8 = Array(text.string.utf8)
     }
 }
