@@ -108,7 +108,9 @@ import Testing
     @Test func aStuckReaderIsDroppedWhileAnotherStreamCompletes() throws {
         let daemon = try Daemon(["--output-soft-limit", "1000000000", "--output-hard-limit", "65536"])
         let setup = try daemon.connect()
-        let text = String(repeating: "A stuck reader must not hold anyone back. ", count: 50)
+        // Long enough (17 s a stream) that the 50 streams keep ticking, even
+        // skipping ahead on a loaded machine, until the output passes the hard limit.
+        let text = String(repeating: "A stuck reader must not hold anyone back. ", count: 400)
         #expect(try setup.request("PUT doc " + quoted(text)).last?.hasPrefix("OK PUT") == true)
         let stuck = try LineClient(port: daemon.port, timeoutSeconds: 20, receiveBuffer: 4096)
         for _ in 0..<50 { stuck.sendLine("TYPE doc interval=1") }
