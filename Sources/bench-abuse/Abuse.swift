@@ -26,8 +26,7 @@ enum Abuse: String, CaseIterable, Sendable {
     case unauthenticatedBulk = "unauthenticated-bulk"
 
     /// One line for tables.
-    var summary: String {
-        let s = AbuseSizes.issue
+    func summary(_ s: AbuseSizes = .issue) -> String {
         switch self {
         case .heredocBeforeAuth: return "heredoc of \(s.heredocBytes >> 20) MiB one-byte lines, before AUTH"
         case .heredocAfterAuth: return "PUT heredoc of \(s.heredocBytes >> 20) MiB one-byte lines, after AUTH"
@@ -63,6 +62,14 @@ struct AbuseSizes: Sendable {
     var bulkBytes = 15 << 20
 
     static let issue = AbuseSizes()
+
+    /// For the fairness tests, which run a debug daemon: the same abuses,
+    /// with less of the work whose cost is the same however fair the
+    /// daemon is (laying out 40 views, formatting replies), so that the
+    /// suite takes a minute or two. Every abuse still crosses the limit
+    /// it is about: more views than the layout cache holds, more unread
+    /// output than the soft limit, every TYPE at interval=1.
+    static let test = AbuseSizes(renders: 12, sentencesRequests: 40, bigBytes: 300_000, tapBatches: 50, selects: 20_000)
 }
 
 extension Abuse {
@@ -121,16 +128,18 @@ extension Abuse {
 
         case .manySelects:
             // A default view with one sentence per 20-point line, so that
-            // SELECT k's point is under sentence k.
-            var requests = [UInt8]()
-            for k in 0..<s.selects { requests += Array("SELECT lines 5 \(20 * k + 10)\n".utf8) }
-            requests += Array("SELECTION lines\n".utf8)
+            // SELECT k's point is under sentence k. The selector reads its
+            // replies, batch by batch, as a client selecting would.
+            let batch = 500
             return AbuseScenario(
                 documents: [("lines", AbuseText.oneSentencePerLine(count: s.selects))],
-                setup: [("VIEW lines width=2000 line-height=20 insets=0 default=yes", " lines=\(s.selects) ")]
-            ) { target, deadline in
-                [try PipelinedAbuser(target, role: "selector", payload: requests, deadline: deadline)]
-            }
+                setup: [("VIEW lines width=2000 line-height=20 insets=0 default=yes", " lines=\(s.selects) ")],
+                batching: { target, deadline in
+                    [try BatchingAbuser(
+                        target, role: "selector", setup: [], batchSize: batch, maximumBatches: (s.selects + batch - 1) / batch,
+                        stopsAtFinish: false, finalRequest: "SELECTION lines", deadline: deadline
+                    ) { n in "SELECT lines 5 \(20 * (n % s.selects) + 10)" }]
+                })
 
         case .unauthenticatedBulk:
             let header = Array("*3\r\n$3\r\nPUT\r\n$4\r\nbulk\r\n$\(s.bulkBytes)\r\n".utf8)

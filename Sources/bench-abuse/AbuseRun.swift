@@ -35,6 +35,9 @@ struct AbuseResult: Sendable {
     var memory: MemoryReport?
     /// The abuse could not be set up or started: why.
     var setupFailure: String?
+    /// Seconds spent putting documents and opening connections, holding
+    /// bulk strings before the PINGs, PINGing, and ending the abuse.
+    var phases: (prepare: Double, hold: Double, pings: Double, finish: Double) = (0, 0, 0, 0)
 }
 
 enum AbuseRun {
@@ -52,8 +55,9 @@ enum AbuseRun {
         let scenario = abuse.scenario(sizes)
         let pinger: AbuseSocket
         let setup: AbuseSocket
+        let began = Monotonic.now()
         do {
-            let deadline = Monotonic.now() + limits.prepare
+            let deadline = began + limits.prepare
             pinger = try AbuseSocket.greeted(target, authenticate: true, deadline: deadline).0
             setup = try AbuseSocket.greeted(target, authenticate: true, deadline: deadline).0
             try scenario.prepare(target, setupConnection: setup, deadline: deadline)
@@ -71,12 +75,15 @@ enum AbuseRun {
         let started = Monotonic.now()
         let abuseDeadline = started + limits.hold + limits.pingPhase + limits.finish
         scenario.start(abuseDeadline: abuseDeadline, holdDeadline: started + limits.hold)
+        let held = Monotonic.now()
 
-        result.pings = Pinger.ping(pinger, count: limits.pings, timeout: limits.pingTimeout, phaseDeadline: Monotonic.now() + limits.pingPhase)
+        result.pings = Pinger.ping(pinger, count: limits.pings, timeout: limits.pingTimeout, phaseDeadline: held + limits.pingPhase)
         let during = sampler?.stop()
+        let pinged = Monotonic.now()
 
-        result.abusers = scenario.finish(deadline: Monotonic.now() + limits.finish)
+        result.abusers = scenario.finish(deadline: pinged + limits.finish)
         scenario.close()
+        result.phases = (started - began, held - started, pinged - held, Monotonic.now() - pinged)
         if let pid = target.pid, let baseline, let during {
             var after = ResidentMemory.bytes(pid: pid) ?? 0
             let settled = Monotonic.now() + 3

@@ -85,15 +85,13 @@ final class AbuseSocket: @unchecked Sendable {
         var offset = 0
         while offset < bytes.count {
             if isCancelled() { return .cancelled }
+            if Monotonic.now() >= deadline { return .timedOut }
             let n = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, min($0.count, 1 << 20), Int32(MSG_NOSIGNAL)) }
             if n > 0 {
                 offset += n
                 continue
             }
-            if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) {
-                if Monotonic.now() >= deadline { return .timedOut }
-                continue
-            }
+            if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) { continue }
             return .closed
         }
         return .sent

@@ -117,43 +117,68 @@ final class BatchingAbuser: @unchecked Sendable {
     private var failure: AbuserReport.Outcome?
     private var batchesDone = 0
 
-    init(_ target: AbuseTarget, role: String, setup: [(String, String)], batchSize: Int, maximumBatches: Int, deadline: Double, request: @escaping (Int) -> String) throws {
+    private let finalRequest: String?
+    private let stopsAtFinish: Bool
+
+    /// - Parameters:
+    ///   - stopsAtFinish: whether ``finish(deadline:)`` stops the batches
+    ///     (true) or waits until all `maximumBatches` are done (false).
+    ///   - finalRequest: sent (and its reply read) after the last batch.
+    ///   - request: the n-th request line, without a tag.
+    init(
+        _ target: AbuseTarget, role: String, setup: [(String, String)], batchSize: Int, maximumBatches: Int,
+        stopsAtFinish: Bool = true, finalRequest: String? = nil, deadline: Double, request: @escaping (Int) -> String
+    ) throws {
         (socket, connection) = try AbuseSocket.greeted(target, authenticate: true, deadline: deadline)
         for (line, expected) in setup { try socket.expect(line, contains: expected, deadline: deadline) }
         self.role = role
         self.request = request
         self.batchSize = batchSize
         self.maximumBatches = maximumBatches
+        self.stopsAtFinish = stopsAtFinish
+        self.finalRequest = finalRequest
     }
 
-    /// Starts the batches; they go on until ``finish(deadline:)``, the
-    /// maximum count, or `deadline`.
+    /// Starts the batches; they go on until the maximum count, `deadline`,
+    /// or (if it stops them) ``finish(deadline:)``.
     func start(deadline: Double) {
         worker = Worker { [self] in
-            var n = 0
-            while !stopping.isSet && batchesDone < maximumBatches && Monotonic.now() < deadline {
-                var batch = ""
-                for _ in 0..<batchSize {
-                    batch += "@b\(n) " + request(n) + "\n"
-                    n += 1
-                }
-                switch socket.send(Array(batch.utf8), deadline: deadline) {
-                case .sent: break
-                case .closed:
-                    failure = .dropped
-                    return
-                case .timedOut, .cancelled:
-                    failure = .unresolved("a batch could not be sent within the bound")
-                    return
-                }
-                for _ in 0..<batchSize {
-                    guard socket.readReply(deadline: deadline) != nil else {
-                        failure = socket.isClosedByPeer ? .dropped : .unresolved("a reply did not come within the bound")
-                        return
-                    }
-                }
-                batchesDone += 1
+            runBatches(deadline: deadline)
+            guard failure == nil, let finalRequest else { return }
+            guard socket.send(finalRequest + "\n", deadline: deadline) == .sent, socket.readReply(deadline: deadline) != nil else {
+                failure = socket.isClosedByPeer ? .dropped : .unresolved("its last request was not answered within the bound")
+                return
             }
+        }
+    }
+
+    private func runBatches(deadline: Double) {
+        var n = 0
+        while !(stopsAtFinish && stopping.isSet) && batchesDone < maximumBatches && Monotonic.now() < deadline {
+            var batch = ""
+            for _ in 0..<batchSize {
+                batch += "@b\(n) " + request(n) + "\n"
+                n += 1
+            }
+            switch socket.send(Array(batch.utf8), deadline: deadline) {
+            case .sent: break
+            case .closed:
+                failure = .dropped
+                return
+            case .timedOut, .cancelled:
+                failure = .unresolved("a batch could not be sent within the bound")
+                return
+            }
+            for _ in 0..<batchSize {
+                guard socket.readReply(deadline: deadline) != nil else {
+                    failure = socket.isClosedByPeer ? .dropped : .unresolved("a reply did not come within the bound")
+                    return
+                }
+            }
+            batchesDone += 1
+        }
+        if batchesDone < maximumBatches && !(stopsAtFinish && stopping.isSet) {
+            failure = .unresolved("only \(batchesDone) of its \(maximumBatches) batches were answered within the bound")
         }
     }
 
@@ -161,7 +186,7 @@ final class BatchingAbuser: @unchecked Sendable {
         stopping.set()
         guard worker?.join(until: deadline) != false else {
             socket.shutdown()
-            return AbuserReport(connection: connection, outcome: .unresolved("its batch of replies did not end within the bound"), role: role)
+            return AbuserReport(connection: connection, outcome: .unresolved("its batches did not end within the bound"), role: role)
         }
         return AbuserReport(connection: connection, outcome: failure ?? .served, role: role)
     }

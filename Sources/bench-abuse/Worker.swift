@@ -16,10 +16,17 @@ final class Worker: @unchecked Sendable {
         thread.start()
     }
 
+    private let lock = NSLock()
+    private var joined = false
+
     /// Whether the body returned before `deadline` (monotonic seconds).
+    /// Once it has, every later call says so at once.
     @discardableResult
     func join(until deadline: Double) -> Bool {
-        done.wait(timeout: .now() + max(0, deadline - Monotonic.now())) == .success
+        lock.lock()
+        defer { lock.unlock() }
+        if !joined { joined = done.wait(timeout: .now() + max(0, deadline - Monotonic.now())) == .success }
+        return joined
     }
 }
 

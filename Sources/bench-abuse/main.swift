@@ -78,6 +78,7 @@ print(padded("abuse", 62) + right("answered", 10) + right("p50 ms", 10) + right(
     + "  " + padded("abusers", 22) + padded("RSS MB base/during/after", 26) + "targets")
 
 var notes: [String] = []
+var phaseNotes: [String] = []
 for abuse in options.abuses {
     let daemon: BenchDaemon
     do {
@@ -92,7 +93,7 @@ for abuse in options.abuses {
     daemon.stop()
 
     if let failure = result.setupFailure {
-        print(padded(abuse.summary, 62) + "  not run: \(failure)")
+        print(padded(abuse.summary(), 62) + "  not run: \(failure)")
         notes.append("\(abuse.rawValue): not run: \(failure)")
         continue
     }
@@ -112,12 +113,14 @@ for abuse in options.abuses {
             met = met && m.during < duringTarget && Double(m.after) <= Double(m.baseline) * 1.1
         }
     }
-    print(padded(abuse.summary, 62)
+    print(padded(abuse.summary(), 62)
         + right("\(result.pings.answered)/\(options.limits.pings)", 10)
         + right(latency.map { milliseconds($0.p50) } ?? "-", 10)
         + right(latency.map { milliseconds($0.p99) } ?? "-", 10)
         + right(latency.map { milliseconds($0.max) } ?? "-", 10)
         + "  " + padded(abusers, 22) + padded(memory, 26) + (met ? "met" : "MISSED"))
+    let p = result.phases
+    phaseNotes.append(String(format: "%@: prepare %.1f s, hold %.1f s, PINGs %.1f s, finish %.1f s", abuse.rawValue, p.prepare, p.hold, p.pings, p.finish))
     if let failure = result.pings.failure { notes.append("\(abuse.rawValue): \(failure)") }
     for report in result.abusers.unresolved.prefix(3) {
         if case .unresolved(let why) = report.outcome { notes.append("\(abuse.rawValue): \(report.role): \(why)") }
@@ -129,3 +132,5 @@ if !notes.isEmpty {
     print("")
     for note in notes { print("note: \(note)") }
 }
+print("")
+for note in phaseNotes { print("time: \(note)") }

@@ -51,7 +51,7 @@ import Testing
         defer { daemon.stop() }
         let target = AbuseTarget(port: daemon.port, token: token.token, pid: daemon.process.processIdentifier)
 
-        let result = AbuseRun.run(abuse, target: target)
+        let result = AbuseRun.run(abuse, target: target, sizes: .test)
 
         try #require(result.setupFailure == nil, "\(abuse.rawValue) could not be set up: \(result.setupFailure ?? "")")
         #expect(result.pings.answered == AbuseLimits().pings, "\(abuse.rawValue): \(result.pings.failure ?? "")")
