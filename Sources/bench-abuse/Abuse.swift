@@ -38,9 +38,6 @@ enum Abuse: String, CaseIterable, Sendable {
         case .unauthenticatedBulk: return "\(s.bulkConnections) × \(s.bulkBytes >> 20) MiB unfinished RESP bulk, before AUTH"
         }
     }
-
-    /// Whether it needs a daemon started with a token.
-    var needsToken: Bool { self == .heredocBeforeAuth || self == .unauthenticatedBulk }
 }
 
 /// How big each abuse is: issue 16's reproductions.
