@@ -80,6 +80,9 @@ let package = Package(
 
         // The daemon's CPU per request, in process (see BENCHMARKS.md).
         .executableTarget(name: "bench-requests", dependencies: ["LecternServer"], path: "Sources/bench-requests"),
+        // Another reader's PING latency during each abuse of issue 16; the
+        // fairness tests run the same abuses (see scripts/bench-abuse).
+        .executableTarget(name: "bench-abuse", path: "Sources/bench-abuse"),
         .executableTarget(name: "bench-sentences", dependencies: ["LecternText"], path: "Sources/bench-sentences"),
         .executableTarget(name: "lectern-example", dependencies: ["LecternClient"], path: "examples/lectern-example"),
 
@@ -108,7 +111,7 @@ let package = Package(
             name: "LecternServerTests",
             // Depending on the executable makes `swift test` build lecternd,
             // which the live-daemon tests start on a free loopback port.
-            dependencies: ["LecternServer", "LecternStore", "lecternd", "LecternRandom"]
+            dependencies: ["LecternServer", "LecternStore", "lecternd", "LecternRandom", "bench-abuse"]
         ),
     ],
     swiftLanguageModes: [.v5]
