@@ -24,6 +24,23 @@ enum BackgroundWork {
         }
     }
 
+    /// How much lower than the loop thread pool threads run (`nice`): on a
+    /// machine with fewer cores than the pool has threads (libuv starts
+    /// four), laying out forty views at once would otherwise take the
+    /// loop's core in turn, and every reader's PING would wait for the
+    /// scheduler. At 10, the kernel gives a runnable loop thread about nine
+    /// tenths of a contended core.
+    static let poolNiceness: Int32 = 10
+
+    /// Lowers the calling pool thread's priority to ``poolNiceness`` (Linux
+    /// sets `nice` per thread). Idempotent; a failure only means no change.
+    static func yieldToTheLoop() {
+        let thread = id_t(truncatingIfNeeded: lectern_thread_id())
+        if getpriority(__priority_which_t(PRIO_PROCESS.rawValue), thread) < poolNiceness {
+            setpriority(__priority_which_t(PRIO_PROCESS.rawValue), thread, poolNiceness)
+        }
+    }
+
     /// Queues `work` on the pool; `then(result)` runs on the loop thread.
     static func run<T>(on loop: UnsafeMutablePointer<uv_loop_t>, _ work: @escaping () -> T, then: @escaping (T) -> Void) {
         let job = Job(work: { work() }, then: { result in
@@ -37,6 +54,7 @@ enum BackgroundWork {
             { request in
                 guard let data = request?.pointee.data else { return }
                 let job = Unmanaged<Job>.fromOpaque(data).takeUnretainedValue()
+                BackgroundWork.yieldToTheLoop()
                 job.result = job.work()
             },
             { request, _ in

@@ -191,6 +191,7 @@ final class Connection {
             replyFraming = decoder.lastFraming
             if replyFraming == .resp { session.speaksRESP = true }
             let outputBefore = output.count
+            let eventBytesBefore = unretainedServer._withUnsafeGuaranteedRef { $0.eventBytesQueued }
             // Consumed: the request's bytes pass to its handler without another reference count.
             switch consume item {
             case .plain(let line):
@@ -205,7 +206,11 @@ final class Connection {
                 }
             }
             requestsThisTurn += 1
-            outputBytesThisTurn += max(0, output.count - outputBefore)
+            // A request's share is its reply and the events it sent to
+            // others (a TAP fans out to every watcher): forty watchers make
+            // a TAP forty times the work, and its turn ends that much sooner.
+            let eventBytes = unretainedServer._withUnsafeGuaranteedRef { $0.eventBytesQueued } &- eventBytesBefore
+            outputBytesThisTurn += max(0, output.count - outputBefore) + eventBytes
         }
         // Nothing complete is buffered: read on, unless reading must wait.
         if !closesAfterOutput && !isClosing && !isAwaitingReply && !isPausedForOutput { startReading() }
@@ -402,6 +407,8 @@ final class Connection {
     /// clients a pub/sub-style `message` array (RESP2) or push (RESP3) of
     /// the document id and the event line.
     private func encode(event: [UInt8]) {
+        // Counted for the turn budget of whichever request caused it.
+        unretainedServer._withUnsafeGuaranteedRef { $0.eventBytesQueued &+= event.count }
         guard session.speaksRESP else {
             output.append(UInt8(ascii: "!"))
             output.append(UInt8(ascii: " "))

@@ -118,6 +118,14 @@ extension Document {
 
     /// `rects=… outline=…` for event lines.
     static func geometryFields(_ range: Range<Int>, layout: TextLayout) -> String {
-        "rects=\(Wire.rects(layout.selectionRects(for: range))) outline=\(Wire.outline(layout.outline(for: range)))"
+        let rects = layout.selectionRects(for: range)
+        let outline = layout.outline(for: range)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(16 + rects.count * 28 + outline.reduce(0) { $0 + $1.count } * 14)
+        bytes.append(contentsOf: "rects=".utf8)
+        Wire.write(rects: rects, to: &bytes)
+        bytes.append(contentsOf: " outline=".utf8)
+        Wire.write(outline: outline, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
     }
 }

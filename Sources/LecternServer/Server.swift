@@ -57,6 +57,10 @@ public final class Server {
     /// Loop turns so far, counted at the end of each check pass: the
     /// per-connection request and output budgets are per turn.
     private(set) var turn: UInt64 = 1
+    /// Bytes of events queued on all connections since start: what a
+    /// request sent to others counts toward its connection's turn budget
+    /// (see ``Connection``).
+    var eventBytesQueued = 0
     private var isShuttingDown = false
     /// The documents.
     var documents = DocumentRegistry()

@@ -81,18 +81,28 @@ enum Wire {
         }
 
         /// A number as ``Wire/number(_:)`` writes it.
-        mutating func write(number value: Double) {
-            switch NumberParts(value) {
-            case .beyondHundredths(let rounded):
-                for byte in String(rounded).utf8 { write(byte: byte) }
-            case .parts(let negative, let whole, let fraction):
-                if negative && whole == 0 { write(byte: UInt8(ascii: "-")) }
-                write(decimal: whole)
-                guard fraction.digits > 0 else { return }
-                write(byte: UInt8(ascii: "."))
-                if fraction.digits == 2 && fraction.value < 10 { write(byte: UInt8(ascii: "0")) }
-                write(decimal: fraction.value)
-            }
+        mutating func write(number value: Double) { Wire.write(number: value, to: &self) }
+    }
+
+    /// Where ``write(number:to:)`` puts its bytes: a ``ShortLine`` on the
+    /// stack, or a byte array (event geometry).
+    protocol NumberSink {
+        mutating func write(byte: UInt8)
+        mutating func write(decimal value: Int)
+    }
+
+    /// A number as ``number(_:)`` writes it, as bytes into `sink`.
+    static func write<Sink: NumberSink>(number value: Double, to sink: inout Sink) {
+        switch NumberParts(value) {
+        case .beyondHundredths(let rounded):
+            for byte in String(rounded).utf8 { sink.write(byte: byte) }
+        case .parts(let negative, let whole, let fraction):
+            if negative && whole == 0 { sink.write(byte: UInt8(ascii: "-")) }
+            sink.write(decimal: whole)
+            guard fraction.digits > 0 else { return }
+            sink.write(byte: UInt8(ascii: "."))
+            if fraction.digits == 2 && fraction.value < 10 { sink.write(byte: UInt8(ascii: "0")) }
+            sink.write(decimal: fraction.value)
         }
     }
 
@@ -127,15 +137,49 @@ enum Wire {
 
     static func range(_ range: Range<Int>) -> String { "\(range.lowerBound)..\(range.upperBound)" }
 
-    static func rect(_ rect: Rect) -> String {
-        "\(number(rect.x)),\(number(rect.y)),\(number(rect.width)),\(number(rect.height))"
+    static func rect(_ rect: Rect) -> String { rects([rect]) }
+
+    static func rects(_ rects: [Rect]) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(rects.count * 28)
+        write(rects: rects, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
-    static func rects(_ rects: [Rect]) -> String { rects.map(rect).joined(separator: ";") }
-
     static func outline(_ polygons: [[Point]]) -> String {
-        polygons.map { $0.map { "\(number($0.x)),\(number($0.y))" }.joined(separator: ";") }
-            .joined(separator: "|")
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(polygons.reduce(0) { $0 + $1.count } * 14)
+        write(outline: polygons, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// ``rects(_:)`` written as bytes: a watch event carries one geometry
+    /// per watcher's view, so these are written straight into bytes, with
+    /// no String per number.
+    static func write(rects: [Rect], to bytes: inout [UInt8]) {
+        for (index, rect) in rects.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ";")) }
+            write(number: rect.x, to: &bytes)
+            bytes.append(UInt8(ascii: ","))
+            write(number: rect.y, to: &bytes)
+            bytes.append(UInt8(ascii: ","))
+            write(number: rect.width, to: &bytes)
+            bytes.append(UInt8(ascii: ","))
+            write(number: rect.height, to: &bytes)
+        }
+    }
+
+    /// ``outline(_:)`` written as bytes.
+    static func write(outline polygons: [[Point]], to bytes: inout [UInt8]) {
+        for (index, polygon) in polygons.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: "|")) }
+            for (pointIndex, point) in polygon.enumerated() {
+                if pointIndex > 0 { bytes.append(UInt8(ascii: ";")) }
+                write(number: point.x, to: &bytes)
+                bytes.append(UInt8(ascii: ","))
+                write(number: point.y, to: &bytes)
+            }
+        }
     }
 
     /// A number within `range`, or `ERR NUMBER` naming the argument and
@@ -251,4 +295,11 @@ enum Wire {
                 }
             }
     }
+}
+
+extension Wire.ShortLine: Wire.NumberSink {}
+
+extension Array: Wire.NumberSink where Element == UInt8 {
+    mutating func write(byte: UInt8) { append(byte) }
+    mutating func write(decimal value: Int) { RESP.appendDecimal(value, into: &self) }
 }
