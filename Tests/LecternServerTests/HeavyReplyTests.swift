@@ -304,23 +304,7 @@ final class BulkClient {
     }
 
     init(port: UInt16, timeoutSeconds: Int = 20) throws {
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw Failure(description: "socket() failed: \(errno)") }
-        var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let status = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard status == 0 else {
-            Glibc.close(fd)
-            throw Failure(description: "connect to port \(port) failed: errno \(errno)")
-        }
+        fd = try LineClient.connectedSocket(port: port, timeoutSeconds: timeoutSeconds)
     }
 
     deinit { Glibc.close(fd) }

@@ -76,17 +76,21 @@ private func scratchDirectory() throws -> URL {
         #expect(try next.connect().request("GET kept").dropFirst().first == "Acknowledged before the kill.")
     }
 
+    /// Stores the document `keep` ("Still readable.") in `directory`, with
+    /// a daemon that then stops cleanly.
+    private func storeOneDocument(in directory: URL) throws {
+        let writer = try Daemon(["--data-dir", directory.path])
+        #expect(try writer.connect().request("PUT keep \"Still readable.\"").last?.hasPrefix("OK PUT") == true)
+        #expect(writer.stop() == 0)
+    }
+
     @Test func aReadOnlyDataDirectoryServesOneDaemonOnly() throws {
         let directory = try scratchDirectory()
         defer {
             chattr(["-R", "-i", directory.path])
             try? FileManager.default.removeItem(at: directory)
         }
-        do {
-            let writer = try Daemon(["--data-dir", directory.path])
-            #expect(try writer.connect().request("PUT keep \"Still readable.\"").last?.hasPrefix("OK PUT") == true)
-            #expect(writer.stop() == 0)
-        }
+        try storeOneDocument(in: directory)
         // Immutable, lock file included: even root cannot write.
         try #require(chattr(["-R", "+i", directory.path]))
         let reader = try Daemon(["--data-dir", directory.path])
@@ -104,11 +108,7 @@ private func scratchDirectory() throws -> URL {
             chattr(["-R", "-i", directory.path])
             try? FileManager.default.removeItem(at: directory)
         }
-        do {
-            let writer = try Daemon(["--data-dir", directory.path])
-            #expect(try writer.connect().request("PUT keep \"Still readable.\"").last?.hasPrefix("OK PUT") == true)
-            #expect(writer.stop() == 0)
-        }
+        try storeOneDocument(in: directory)
         try FileManager.default.removeItem(at: directory.appendingPathComponent("lectern.lock"))
         try #require(chattr(["-R", "+i", directory.path]))
         let reader = try Daemon(["--data-dir", directory.path])

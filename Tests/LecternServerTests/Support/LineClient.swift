@@ -21,9 +21,15 @@ final class LineClient {
     /// - Parameter receiveBuffer: a small SO_RCVBUF makes a slow reader's
     ///   backlog pile up in the daemon instead of the kernel.
     init(port: UInt16, timeoutSeconds: Int = 10, receiveBuffer: Int32? = nil) throws {
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw Failure(description: "socket() failed: \(errno)") }
+        fd = try Self.connectedSocket(port: port, timeoutSeconds: timeoutSeconds, receiveBuffer: receiveBuffer)
         self.port = port
+    }
+
+    /// A TCP socket connected to 127.0.0.1:`port`, with receive and send
+    /// timeouts (a stalled daemon fails a test instead of hanging it).
+    static func connectedSocket(port: UInt16, timeoutSeconds: Int, receiveBuffer: Int32? = nil) throws -> Int32 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw Failure(description: "socket() failed: \(errno)") }
         if var size = receiveBuffer {
             setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
         }
@@ -43,6 +49,7 @@ final class LineClient {
             Glibc.close(fd)
             throw Failure(description: "connect to port \(port) failed: errno \(errno)")
         }
+        return fd
     }
 
     /// Connects to a Unix-domain socket.
