@@ -9,6 +9,9 @@ struct AbuseLimits: Sendable {
     var pings = 1_000
     /// For one PING's reply.
     var pingTimeout = 20.0
+    /// Seconds from one PING's send to the next one's (0: each right after
+    /// the previous reply), so that the PINGs can span a long abuse.
+    var pingEvery = 0.0
     /// For all the PINGs.
     var pingPhase = 120.0
     /// For documents, views and greetings before the abuse.
@@ -77,7 +80,7 @@ enum AbuseRun {
         scenario.start(abuseDeadline: abuseDeadline, holdDeadline: started + limits.hold)
         let held = Monotonic.now()
 
-        result.pings = Pinger.ping(pinger, count: limits.pings, timeout: limits.pingTimeout, phaseDeadline: held + limits.pingPhase)
+        result.pings = Pinger.ping(pinger, count: limits.pings, every: limits.pingEvery, timeout: limits.pingTimeout, phaseDeadline: held + limits.pingPhase)
         let during = sampler?.stop()
         let pinged = Monotonic.now()
 

@@ -1,5 +1,7 @@
 // Pinger.swift: the other reader, who sends PINGs one at a time and times each.
 
+import Glibc
+
 /// What the other reader saw.
 struct PingReport: Sendable {
     /// PINGs answered with their own `OK PONG`, in order.
@@ -11,14 +13,19 @@ struct PingReport: Sendable {
 }
 
 enum Pinger {
-    /// Sends `count` tagged PINGs, each after the previous one's reply,
-    /// and checks each reply is that PING's `OK PONG`. Stops at the first
+    /// Sends `count` tagged PINGs, each after the previous one's reply
+    /// and at least `every` seconds after the previous one's send, and
+    /// checks each reply is that PING's `OK PONG`. Stops at the first
     /// that is not answered within `timeout` seconds, answered wrongly,
     /// or once `phaseDeadline` has passed.
-    static func ping(_ socket: AbuseSocket, count: Int, timeout: Double, phaseDeadline: Double) -> PingReport {
+    static func ping(_ socket: AbuseSocket, count: Int, every: Double = 0, timeout: Double, phaseDeadline: Double) -> PingReport {
         var report = PingReport()
         report.latencies.reserveCapacity(count)
+        var due = Monotonic.now()
         for n in 0..<count {
+            let wait = due - Monotonic.now()
+            if wait > 0 { usleep(UInt32(wait * 1_000_000)) }
+            due += every
             let sent = Monotonic.now()
             if sent >= phaseDeadline {
                 report.failure = "the PINGs' bound passed after \(n) of \(count)"

@@ -4,7 +4,7 @@
 // token file), started here on a free loopback port and stopped after.
 //
 //   scripts/bench-abuse              builds both in release and runs every abuse
-//   bench-abuse [--lecternd PATH] [--only NAME,...] [--pings N] [--ping-timeout S]
+//   bench-abuse [--lecternd PATH] [--only NAME,...] [--pings N] [--ping-every MS] [--ping-timeout S]
 
 import Foundation
 
@@ -33,11 +33,14 @@ struct Options {
             case "--pings":
                 guard let n = Int(value(flag)), n > 0 else { fail("--pings takes a positive whole number") }
                 limits.pings = n
+            case "--ping-every":
+                guard let ms = Double(value(flag)), ms >= 0, ms <= 10_000 else { fail("--ping-every takes milliseconds from 0 to 10000") }
+                limits.pingEvery = ms / 1000
             case "--ping-timeout":
                 guard let s = Double(value(flag)), s > 0 else { fail("--ping-timeout takes seconds") }
                 limits.pingTimeout = s
             case "-h", "--help":
-                print("usage: bench-abuse [--lecternd PATH] [--only NAME,...] [--pings N (1000)] [--ping-timeout S (20)]")
+                print("usage: bench-abuse [--lecternd PATH] [--only NAME,...] [--pings N (1000)] [--ping-every MS (0)] [--ping-timeout S (20)]")
                 print("abuses: \(Abuse.allCases.map(\.rawValue).joined(separator: ", "))")
                 exit(0)
             default: fail("unknown flag \(flag) (try --help)")
@@ -71,7 +74,7 @@ guard FileManager.default.isExecutableFile(atPath: options.lecternd.path) else {
 }
 signal(SIGPIPE, SIG_IGN)
 
-print("bench-abuse: \(options.limits.pings) PINGs one at a time from another connection during each abuse; lecternd \(options.lecternd.path)")
+print("bench-abuse: \(options.limits.pings) PINGs one at a time\(options.limits.pingEvery > 0 ? ", one every \(Int(options.limits.pingEvery * 1000)) ms," : "") from another connection during each abuse; lecternd \(options.lecternd.path)")
 print("targets (issue 16): PING p99 < 10 ms and max < 50 ms; before AUTH, RSS < 100 MB during and within 10 % of baseline after")
 print("")
 print(padded("abuse", 62) + right("answered", 10) + right("p50 ms", 10) + right("p99 ms", 10) + right("max ms", 10)
