@@ -36,14 +36,39 @@ public struct PlainRequestLine: Equatable, Sendable {
         }
     }
 
+    /// ``maximumTokens`` tokens stored inline (no allocation), as three
+    /// vectors of offsets: a fixed-size array that Swift 6.0 can build
+    /// (`InlineArray` needs 6.2). An index past the last lane traps, as an
+    /// array's would.
+    @usableFromInline
+    struct TokenList: Sendable {
+        @usableFromInline var starts = SIMD8<UInt16>()
+        @usableFromInline var ends = SIMD8<UInt16>()
+        @usableFromInline var equals = SIMD8<UInt16>(repeating: Token.none)
+
+        @usableFromInline
+        init() {}
+
+        @inlinable
+        subscript(index: Int) -> Token {
+            get { Token(start: starts[index], end: ends[index], equals: equals[index]) }
+            set {
+                starts[index] = newValue.start
+                ends[index] = newValue.end
+                equals[index] = newValue.equals
+            }
+        }
+    }
+
     /// The longest plain line; longer lines are parsed the general way.
     public static let maximumLength = 4096
 
-    /// The most tokens (tag and command included) a plain line may have.
+    /// The most tokens (tag and command included) a plain line may have
+    /// (the lanes of a ``TokenList``).
     public static let maximumTokens = 8
 
     public let bytes: ArraySlice<UInt8>
-    @usableFromInline let tokens: InlineArray<8, Token>
+    @usableFromInline let tokens: TokenList
     @usableFromInline let tokenCount: Int
     @usableFromInline let hasTag: Bool
     /// How the request was framed: a line, or a RESP array (whose
@@ -66,7 +91,7 @@ public struct PlainRequestLine: Equatable, Sendable {
     /// What splitting a line found: its tokens and how to read them.
     @usableFromInline
     struct Shape {
-        @usableFromInline let tokens: InlineArray<8, Token>
+        @usableFromInline let tokens: TokenList
         @usableFromInline let tokenCount: Int
         @usableFromInline let hasTag: Bool
         @usableFromInline let positionalCount: Int
@@ -77,7 +102,7 @@ public struct PlainRequestLine: Equatable, Sendable {
     /// `line`, or nil if it is not plain.
     static func shape(of line: ArraySlice<UInt8>) -> Shape? {
         guard line.count <= Self.maximumLength else { return nil }
-        var tokens = InlineArray<8, Token>(repeating: Token(start: 0, end: 0, equals: Token.none))
+        var tokens = TokenList()
         guard let count = line.withUnsafeBufferPointer({ Self.split($0, into: &tokens) }), count > 0 else { return nil }
         let hasTag = line[line.startIndex + Int(tokens[0].start)] == UInt8(ascii: "@") && tokens[0].equals == Token.none
         let commandIndex = hasTag ? 1 : 0
@@ -105,7 +130,7 @@ public struct PlainRequestLine: Equatable, Sendable {
     /// A RESP request's plain elements, already joined and split by the
     /// decoder (see ``RESP/Elements``): `bytes` is the elements with one
     /// space between each, `tokens` their ranges, the first the command.
-    init(respElements bytes: ArraySlice<UInt8>, tokens: InlineArray<8, Token>, count: Int, positionalCount: Int) {
+    init(respElements bytes: ArraySlice<UInt8>, tokens: TokenList, count: Int, positionalCount: Int) {
         self.bytes = bytes
         self.tokens = tokens
         self.tokenCount = count
@@ -115,14 +140,14 @@ public struct PlainRequestLine: Equatable, Sendable {
     }
 
     /// The tokens of `buffer`, or nil if a byte or the count rules the line out.
-    private static func split(_ buffer: UnsafeBufferPointer<UInt8>, into tokens: inout InlineArray<8, Token>) -> Int? {
+    private static func split(_ buffer: UnsafeBufferPointer<UInt8>, into tokens: inout TokenList) -> Int? {
         byteKinds.withUnsafeBufferPointer { kinds in split(buffer, kinds: kinds, into: &tokens) }
     }
 
     /// ``split(_:into:)`` with the byte table in hand (read once per line, not per byte).
     @inline(__always)
     private static func split(
-        _ buffer: UnsafeBufferPointer<UInt8>, kinds: UnsafeBufferPointer<ByteKind>, into tokens: inout InlineArray<8, Token>
+        _ buffer: UnsafeBufferPointer<UInt8>, kinds: UnsafeBufferPointer<ByteKind>, into tokens: inout TokenList
     ) -> Int? {
         var tokenCount = 0
         var index = 0
@@ -267,12 +292,12 @@ public struct PlainRequestLine: Equatable, Sendable {
     /// The argument tokens of a line, as offsets from its start.
     @usableFromInline
     struct ArgumentTokens {
-        @usableFromInline let tokens: InlineArray<8, Token>
+        @usableFromInline let tokens: TokenList
         @usableFromInline let range: Range<Int>
         @usableFromInline let positionalCount: Int
 
         @usableFromInline
-        init(tokens: InlineArray<8, Token>, range: Range<Int>, positionalCount: Int) {
+        init(tokens: TokenList, range: Range<Int>, positionalCount: Int) {
             self.tokens = tokens
             self.range = range
             self.positionalCount = positionalCount
