@@ -36,26 +36,28 @@ public struct PlainRequestLine: Equatable, Sendable {
         }
     }
 
-    /// ``maximumTokens`` tokens stored inline (no allocation), as three
-    /// vectors of offsets: a fixed-size array that Swift 6.0 can build
-    /// (`InlineArray` needs 6.2). An index past the last lane traps, as an
-    /// array's would.
+    /// ``maximumTokens`` tokens stored inline (no allocation), one lane of
+    /// a vector each (start, end and `=` offsets packed into the lane's low
+    /// 48 bits): a fixed-size array that Swift 6.0 and iOS 16 can build
+    /// (`InlineArray` needs Swift 6.2 and iOS 26). An index past the last
+    /// lane traps, as an array's would.
     @usableFromInline
     struct TokenList: Sendable {
-        @usableFromInline var starts = SIMD8<UInt16>()
-        @usableFromInline var ends = SIMD8<UInt16>()
-        @usableFromInline var equals = SIMD8<UInt16>(repeating: Token.none)
+        @usableFromInline var lanes = SIMD8<UInt64>(repeating: UInt64(Token.none) << 32)
 
         @usableFromInline
         init() {}
 
         @inlinable
         subscript(index: Int) -> Token {
-            get { Token(start: starts[index], end: ends[index], equals: equals[index]) }
+            get {
+                let lane = lanes[index]
+                return Token(
+                    start: UInt16(truncatingIfNeeded: lane), end: UInt16(truncatingIfNeeded: lane >> 16),
+                    equals: UInt16(truncatingIfNeeded: lane >> 32))
+            }
             set {
-                starts[index] = newValue.start
-                ends[index] = newValue.end
-                equals[index] = newValue.equals
+                lanes[index] = UInt64(newValue.start) | UInt64(newValue.end) << 16 | UInt64(newValue.equals) << 32
             }
         }
     }
