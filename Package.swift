@@ -53,7 +53,10 @@ let package = Package(
         .target(name: "LecternUV", dependencies: ["CUV"]),
         .target(name: "LecternText", dependencies: ["CICU"]),
         .target(name: "LecternLayout", dependencies: ["LecternText", "CHarfBuzz", "CICU"], swiftSettings: releaseHotPath),
-        .target(name: "LecternProtocol", swiftSettings: releaseHotPath),
+        // LecternProtocol and LecternClient are the SDK's closure: no unsafe
+        // flags (SwiftPM refuses them in a dependency pinned by version) and
+        // no Linux-only import outside `#if canImport` (PortabilityTests).
+        .target(name: "LecternProtocol"),
         // The seeded generator of the tests, benchmarks and load tool.
         .target(name: "LecternRandom"),
         .target(name: "LecternStore", dependencies: ["CSQLite"]),

@@ -1,6 +1,10 @@
 // LineDecoder.swift: incremental splitting of a byte stream into request lines.
 
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Splits a stream of bytes into lines, incrementally and with a limit.
 ///

@@ -36,14 +36,41 @@ public struct PlainRequestLine: Equatable, Sendable {
         }
     }
 
+    /// ``maximumTokens`` tokens stored inline (no allocation), one lane of
+    /// a vector each (start, end and `=` offsets packed into the lane's low
+    /// 48 bits): a fixed-size array that Swift 6.0 and iOS 16 can build
+    /// (`InlineArray` needs Swift 6.2 and iOS 26). An index past the last
+    /// lane traps, as an array's would.
+    @usableFromInline
+    struct TokenList: Sendable {
+        @usableFromInline var lanes = SIMD8<UInt64>(repeating: UInt64(Token.none) << 32)
+
+        @usableFromInline
+        init() {}
+
+        @inlinable
+        subscript(index: Int) -> Token {
+            get {
+                let lane = lanes[index]
+                return Token(
+                    start: UInt16(truncatingIfNeeded: lane), end: UInt16(truncatingIfNeeded: lane >> 16),
+                    equals: UInt16(truncatingIfNeeded: lane >> 32))
+            }
+            set {
+                lanes[index] = UInt64(newValue.start) | UInt64(newValue.end) << 16 | UInt64(newValue.equals) << 32
+            }
+        }
+    }
+
     /// The longest plain line; longer lines are parsed the general way.
     public static let maximumLength = 4096
 
-    /// The most tokens (tag and command included) a plain line may have.
+    /// The most tokens (tag and command included) a plain line may have
+    /// (the lanes of a ``TokenList``).
     public static let maximumTokens = 8
 
     public let bytes: ArraySlice<UInt8>
-    @usableFromInline let tokens: InlineArray<8, Token>
+    @usableFromInline let tokens: TokenList
     @usableFromInline let tokenCount: Int
     @usableFromInline let hasTag: Bool
     /// How the request was framed: a line, or a RESP array (whose
@@ -66,7 +93,7 @@ public struct PlainRequestLine: Equatable, Sendable {
     /// What splitting a line found: its tokens and how to read them.
     @usableFromInline
     struct Shape {
-        @usableFromInline let tokens: InlineArray<8, Token>
+        @usableFromInline let tokens: TokenList
         @usableFromInline let tokenCount: Int
         @usableFromInline let hasTag: Bool
         @usableFromInline let positionalCount: Int
@@ -77,7 +104,7 @@ public struct PlainRequestLine: Equatable, Sendable {
     /// `line`, or nil if it is not plain.
     static func shape(of line: ArraySlice<UInt8>) -> Shape? {
         guard line.count <= Self.maximumLength else { return nil }
-        var tokens = InlineArray<8, Token>(repeating: Token(start: 0, end: 0, equals: Token.none))
+        var tokens = TokenList()
         guard let count = line.withUnsafeBufferPointer({ Self.split($0, into: &tokens) }), count > 0 else { return nil }
         let hasTag = line[line.startIndex + Int(tokens[0].start)] == UInt8(ascii: "@") && tokens[0].equals == Token.none
         let commandIndex = hasTag ? 1 : 0
@@ -105,7 +132,7 @@ public struct PlainRequestLine: Equatable, Sendable {
     /// A RESP request's plain elements, already joined and split by the
     /// decoder (see ``RESP/Elements``): `bytes` is the elements with one
     /// space between each, `tokens` their ranges, the first the command.
-    init(respElements bytes: ArraySlice<UInt8>, tokens: InlineArray<8, Token>, count: Int, positionalCount: Int) {
+    init(respElements bytes: ArraySlice<UInt8>, tokens: TokenList, count: Int, positionalCount: Int) {
         self.bytes = bytes
         self.tokens = tokens
         self.tokenCount = count
@@ -115,14 +142,14 @@ public struct PlainRequestLine: Equatable, Sendable {
     }
 
     /// The tokens of `buffer`, or nil if a byte or the count rules the line out.
-    private static func split(_ buffer: UnsafeBufferPointer<UInt8>, into tokens: inout InlineArray<8, Token>) -> Int? {
+    private static func split(_ buffer: UnsafeBufferPointer<UInt8>, into tokens: inout TokenList) -> Int? {
         byteKinds.withUnsafeBufferPointer { kinds in split(buffer, kinds: kinds, into: &tokens) }
     }
 
     /// ``split(_:into:)`` with the byte table in hand (read once per line, not per byte).
     @inline(__always)
     private static func split(
-        _ buffer: UnsafeBufferPointer<UInt8>, kinds: UnsafeBufferPointer<ByteKind>, into tokens: inout InlineArray<8, Token>
+        _ buffer: UnsafeBufferPointer<UInt8>, kinds: UnsafeBufferPointer<ByteKind>, into tokens: inout TokenList
     ) -> Int? {
         var tokenCount = 0
         var index = 0
@@ -267,12 +294,12 @@ public struct PlainRequestLine: Equatable, Sendable {
     /// The argument tokens of a line, as offsets from its start.
     @usableFromInline
     struct ArgumentTokens {
-        @usableFromInline let tokens: InlineArray<8, Token>
+        @usableFromInline let tokens: TokenList
         @usableFromInline let range: Range<Int>
         @usableFromInline let positionalCount: Int
 
         @usableFromInline
-        init(tokens: InlineArray<8, Token>, range: Range<Int>, positionalCount: Int) {
+        init(tokens: TokenList, range: Range<Int>, positionalCount: Int) {
             self.tokens = tokens
             self.range = range
             self.positionalCount = positionalCount

@@ -125,8 +125,7 @@ public enum RESP {
         /// Where each element ends in ``bytes`` (the next starts one byte later).
         private var ends: [Int] = []
         /// The elements as plain tokens, while ``isPlain``.
-        private var tokens = InlineArray<8, PlainRequestLine.Token>(
-            repeating: PlainRequestLine.Token(start: 0, end: 0, equals: PlainRequestLine.Token.none))
+        private var tokens = PlainRequestLine.TokenList()
         /// Whether every element so far is a plain token and they still fit a ``PlainRequestLine``.
         private var isPlain = true
         private var positionalCount = 0
