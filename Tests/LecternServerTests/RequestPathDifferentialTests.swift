@@ -1,6 +1,6 @@
 // RequestPathDifferentialTests.swift: every request gives the same answer
-// whether it comes as a plain line, a tagged line or a RESP array — the
-// fast path for plain lines (TAP, PING) and the parsed path included.
+// whether it comes as a plain line, a tagged line or a RESP array, and
+// whether a command's fast plain handler (TAP, PING) or the parsed path runs it.
 
 import Foundation
 import Testing
@@ -66,7 +66,8 @@ import Testing
     }
 
     /// Every corpus file's requests, each file on fresh connections, sent
-    /// to three daemons as plain lines, tagged lines and RESP arrays.
+    /// to four daemons as plain lines, tagged lines, RESP arrays and lines
+    /// padded onto the parsed path (see ``RequestFormTrio``).
     ///
     /// RESP gets the line's tokens as RequestParser splits them (quotes
     /// removed, escapes resolved) and a payload as the last element. Lines
@@ -182,5 +183,9 @@ import Testing
         for difference in trio.differences {
             Issue.record("\(difference)")
         }
+        // Each daemon got as many requests (the setup's too): STATS counts
+        // them alike whichever path ran them.
+        let counts = try trio.commandsProcessed()
+        #expect(Set(counts).count == 1, "\(counts)")
     }
 }

@@ -30,10 +30,25 @@ struct FormRequest {
     /// parse, or when a quoted positional argument has the shape of
     /// `key=value` (a RESP element of that shape is read as key=value, so no
     /// RESP array means the same).
+    ///
+    /// A payload's marker (`{N}`, `<<WORD`) is not an element: the payload
+    /// is. A payload for a command that takes none has no RESP form (RESP
+    /// has no payloads, only arguments, so its error is another one).
     var respElements: [[UInt8]]? {
-        guard let request = try? RequestParser.parse(line[...]) else { return nil }
+        // The daemon reads the line without the CR of its line end.
+        let seen = line.last == 0x0D ? line.dropLast() : line[...]
+        guard let request = try? RequestParser.parse(seen) else { return nil }
+        var arguments = request.arguments
+        if payload != nil {
+            guard ["PUT"].contains(request.command.uppercased()), arguments.last?.quoted == false else { return nil }
+            arguments.removeLast()
+        } else if let last = arguments.last, !last.quoted, last.key == nil,
+            (last.value.hasPrefix("{") && last.value.hasSuffix("}")) || last.value.hasPrefix("<<")
+        {
+            return nil  // a payload marker the daemon refuses (`{12x}`): no RESP array says that
+        }
         var elements = [Array(request.command.utf8)]
-        for argument in request.arguments {
+        for argument in arguments {
             if let key = argument.key {
                 elements.append(Array("\(key)=\(argument.value)".utf8))
             } else {
@@ -188,15 +203,21 @@ extension LineClient {
     }
 }
 
-/// Three daemons started alike, and one connection to each, which receive
+/// Four daemons started alike, and one connection to each, which receive
 /// the same requests in the same order: untagged lines, tagged lines, RESP
-/// arrays. Their state stays the same while the requests mean the same, so
-/// even requests that change state can be compared.
+/// arrays, and untagged lines padded with trailing spaces past
+/// `PlainRequestLine.maximumLength` (so that they are parsed into a
+/// `Request` and never reach a command's plain handler). Their state stays
+/// the same while the requests mean the same, so even requests that
+/// change state can be compared.
 final class RequestFormTrio {
     let daemons: [Daemon]
     private(set) var plain: LineClient
     private(set) var tagged: LineClient
     private(set) var resp: LineClient
+    private(set) var parsed: LineClient
+    /// Trailing blanks that take a line past the plain-line limit (4,096).
+    static let padding = [UInt8](repeating: 0x20, count: 4200)
     private var tagNumber = 0
 
     /// One difference between the forms.
@@ -211,10 +232,22 @@ final class RequestFormTrio {
     private(set) var comparedInLineForms = 0
 
     init(_ arguments: [String] = []) throws {
-        daemons = try (0..<3).map { _ in try Daemon(arguments) }
+        daemons = try (0..<4).map { _ in try Daemon(arguments) }
         plain = try daemons[0].connect()
         tagged = try daemons[1].connect()
         resp = try daemons[2].connect()
+        parsed = try daemons[3].connect()
+    }
+
+    /// Every daemon's `commands_processed` figure, asked on a fresh
+    /// connection (which counts the STATS itself too).
+    func commandsProcessed() throws -> [String] {
+        try daemons.map { daemon in
+            let client = try daemon.connect()
+            client.sendLine("STATS")
+            let reply = try client.readLineReply()
+            return reply?.data.map { String(decoding: $0, as: UTF8.self) }.first { $0.hasPrefix("commands_processed ") } ?? "none"
+        }
     }
 
     /// Fresh connections to all three (the old ones are closed).
@@ -222,11 +255,12 @@ final class RequestFormTrio {
         plain = try daemons[0].connect()
         tagged = try daemons[1].connect()
         resp = try daemons[2].connect()
+        parsed = try daemons[3].connect()
     }
 
     /// Sends `request` untagged to all three, unchecked: setup.
     func prepare(_ request: FormRequest) throws {
-        for client in [plain, tagged, resp] {
+        for client in [plain, tagged, resp, parsed] {
             client.send(bytes: request.line + [0x0A] + request.following)
             _ = try client.readLineReply()
         }
@@ -245,10 +279,21 @@ final class RequestFormTrio {
         let elements = request.respElements
         if let elements { resp.sendRESP(elements) } else { resp.send(bytes: request.line + [0x0A] + request.following) }
 
+        // A line ending in a CR keeps it last (the daemon strips one CR).
+        let padded = request.line.last == 0x0D ? request.line.dropLast() + Self.padding + [0x0D] : request.line + Self.padding
+        parsed.send(bytes: padded + [0x0A] + request.following)
+
         let plainReply = try plain.readLineReply()
         let taggedReply = try tagged.readLineReply()
+        let parsedReply = try parsed.readLineReply()
         let name = request.text
         func note(_ what: String) { differences.append(Difference(request: name, what: what)) }
+
+        // Byte for byte: the plain path (a command's plain handler when it
+        // takes the line) and the parsed path give the same reply.
+        if parsedReply != plainReply {
+            note("parsed-path reply\n\(parsedReply.map(\.description) ?? "closed")\nis not the plain reply\n\(plainReply.map(\.description) ?? "closed")")
+        }
 
         switch (plainReply, taggedReply) {
         case (nil, nil): break
@@ -257,6 +302,15 @@ final class RequestFormTrio {
             // An error that is not the answer to a request carries no tag.
             let untaggedError = ["ERR TOOLONG", "ERR BINARY", "ERR NOAUTH"].contains { p.final.hasPrefix($0) }
             if !(untaggedError && t.final == p.final) { expected.final = "\(tag) \(p.final)" }
+            // SYNTAX and UTF8 errors name a column or byte of the line as
+            // sent, tag included: shifted by the tag and its space.
+            if t != expected, p.final.hasPrefix("ERR SYNTAX") || p.final.hasPrefix("ERR UTF8"),
+                let range = p.final.range(of: #"(column|byte) \d+"#, options: .regularExpression),
+                let space = p.final[range].firstIndex(of: " "), let position = Int(p.final[range][space...].dropFirst())
+            {
+                let word = p.final[range][..<space]
+                expected.final = "\(tag) " + p.final.replacingCharacters(in: range, with: "\(word) \(position + tag.count + 1)")
+            }
             if t != expected { note("tagged reply\n\(t)\nis not the plain reply with the tag\n\(expected)") }
         case (let p, let t):
             note("one line form closed: plain \(p.map(\.description) ?? "closed"), tagged \(t.map(\.description) ?? "closed")")
@@ -279,6 +333,7 @@ final class RequestFormTrio {
         } else {
             _ = try resp.readLineReply()
         }
-        return plainReply != nil
+        // A reply that closes the connection says so ("…; closing").
+        return plainReply.map { !$0.final.hasSuffix("closing") } ?? false
     }
 }
