@@ -103,6 +103,43 @@ import Testing
         }
     }
 
+    // MARK: Changes between taps
+
+    /// TAPs between changes — an edit, an attachment, the connection's own
+    /// view, the default view changed by another reader, the document
+    /// deleted and put again — so that a view or layout remembered by the
+    /// plain handler is checked against the parsed path's fresh look-up.
+    @Test func tapsAfterEachChangeAnswerAlike() throws {
+        let trio = try RequestFormTrio()
+        try trio.prepare(FormRequest("PUT c \(Self.quoted(Self.text))"))
+        let taps = ["TAP c 20 10", "TAP c 150 30", "TAP c 60 70", "TAP c 250 120 slop=30", "RECTS c 2", "CARET c 40"]
+        func tapAll() throws { for tap in taps { try trio.check(FormRequest(tap)) } }
+        try tapAll()  // no view yet
+        let changes: [(other: Bool, line: String)] = [
+            (true, "VIEW c width=240 default=yes"),
+            (false, "PUT c \"Short. Text.\""),
+            (false, "PUT c \(Self.quoted(Self.text))"),
+            (true, "ATTACH c box at=12 40 30"),
+            (false, "VIEW c width=150 size=19"),
+            (true, "VIEW c width=300 default=yes"),
+            (true, "PUT c \"Another reader's text. It is longer than the short one. Much longer, in fact.\""),
+            (false, "VIEW c width=0"),
+            (true, "DETACH c box"),
+            (false, "VIEW c width=200"),
+            (true, "DEL c"),
+            (true, "PUT c \(Self.quoted(Self.text))"),
+            (true, "VIEW c width=180 default=yes"),
+        ]
+        for change in changes {
+            if change.other { try trio.prepareFromAnotherReader(FormRequest(change.line)) } else { try trio.check(FormRequest(change.line)) }
+            try tapAll()
+        }
+        #expect(trio.comparedInThreeForms >= 90)
+        for difference in trio.differences {
+            Issue.record("\(difference)")
+        }
+    }
+
     // MARK: Generated requests
 
     /// Paragraphs with abbreviations, right-to-left text, emoji (several

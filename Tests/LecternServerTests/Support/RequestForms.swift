@@ -266,6 +266,17 @@ final class RequestFormTrio {
         }
     }
 
+    /// Sends `request` untagged to all four daemons from another connection
+    /// (a second reader), unchecked: a change the compared connections
+    /// did not make themselves.
+    func prepareFromAnotherReader(_ request: FormRequest) throws {
+        for daemon in daemons {
+            let client = try daemon.connect()
+            client.send(bytes: request.line + [0x0A] + request.following)
+            _ = try client.readLineReply()
+        }
+    }
+
     /// Sends `request` in its three forms and records any difference.
     /// `compareRESP`: false for replies whose RESP form is not the line
     /// reply mapped (HELLO and STATS answer Redis clients with a map).
