@@ -52,10 +52,14 @@ let package = Package(
         // libuv handle ownership, shared by the daemon and the load tool.
         .target(name: "LecternUV", dependencies: ["CUV"]),
         .target(name: "LecternText", dependencies: ["CICU"]),
-        .target(name: "LecternLayout", dependencies: ["LecternText", "CHarfBuzz", "CICU"], swiftSettings: releaseHotPath),
-        // LecternProtocol and LecternClient are the SDK's closure: no unsafe
-        // flags (SwiftPM refuses them in a dependency pinned by version) and
-        // no Linux-only import outside `#if canImport` (PortabilityTests).
+        // Rect, Point and EdgeInsets: defined once for the layout and the
+        // SDK (which re-exports them), so part of the SDK's closure too.
+        .target(name: "LecternGeometry", swiftSettings: [.swiftLanguageMode(.v6)]),
+        .target(name: "LecternLayout", dependencies: ["LecternText", "LecternGeometry", "CHarfBuzz", "CICU"], swiftSettings: releaseHotPath),
+        // LecternProtocol, LecternGeometry and LecternClient are the SDK's
+        // closure: no unsafe flags (SwiftPM refuses them in a dependency
+        // pinned by version) and no Linux-only import outside `#if canImport`
+        // (PortabilityTests).
         .target(name: "LecternProtocol"),
         // The seeded generator of the tests, benchmarks and load tool.
         .target(name: "LecternRandom"),
@@ -67,7 +71,7 @@ let package = Package(
         ),
         // Swift 6 mode here, so the compiler holds the SDK's public API to
         // strict Sendable checking; apps may use either mode.
-        .target(name: "LecternClient", dependencies: ["LecternProtocol"], swiftSettings: [.swiftLanguageMode(.v6)]),
+        .target(name: "LecternClient", dependencies: ["LecternProtocol", "LecternGeometry"], swiftSettings: [.swiftLanguageMode(.v6)]),
 
         // MARK: Executables: flag parsing and wiring only
 
@@ -78,7 +82,7 @@ let package = Package(
         .executableTarget(name: "store-crash-helper", dependencies: ["LecternStore", "LecternRandom"]),
         // The load tool too: its cost per reply shares the cores with the server it measures.
         .executableTarget(
-            name: "lectern-load", dependencies: ["CUV", "LecternUV", "LecternProtocol", "LecternRandom"], path: "Sources/lectern-load",
+            name: "lectern-load", dependencies: ["CUV", "LecternUV", "LecternProtocol", "LecternGeometry", "LecternRandom"], path: "Sources/lectern-load",
             swiftSettings: releaseHotPath),
 
         // The daemon's CPU per request, in process (see BENCHMARKS.md).
