@@ -69,6 +69,11 @@ let package = Package(
             dependencies: ["LecternText", "LecternLayout", "LecternProtocol", "LecternStore", "LecternUV", "CUV"],
             swiftSettings: releaseHotPath
         ),
+        // The daemon driven in process, for the fuzzer and its corpus tests
+        // (Fuzzing) and for bench-requests (RequestPathBenchmark): harnesses,
+        // kept out of the product module; they reach the server's internals
+        // through `package` access.
+        .target(name: "LecternServerHarness", dependencies: ["LecternServer", "CUV"]),
         // Swift 6 mode here, so the compiler holds the SDK's public API to
         // strict Sendable checking; apps may use either mode.
         .target(name: "LecternClient", dependencies: ["LecternProtocol", "LecternGeometry"], swiftSettings: [.swiftLanguageMode(.v6)]),
@@ -78,7 +83,7 @@ let package = Package(
         .executableTarget(name: "lecternd", dependencies: ["LecternServer"]),
         // The fuzz target (scripts/fuzz builds it with -sanitize=fuzzer);
         // built normally, it replays corpus files.
-        .executableTarget(name: "lectern-fuzz", dependencies: ["LecternServer"]),
+        .executableTarget(name: "lectern-fuzz", dependencies: ["LecternServerHarness"]),
         .executableTarget(name: "store-crash-helper", dependencies: ["LecternStore", "LecternRandom"]),
         // The load tool too: its cost per reply shares the cores with the server it measures.
         .executableTarget(
@@ -86,7 +91,7 @@ let package = Package(
             swiftSettings: releaseHotPath),
 
         // The daemon's CPU per request, in process (see BENCHMARKS.md).
-        .executableTarget(name: "bench-requests", dependencies: ["LecternServer"], path: "Sources/bench-requests"),
+        .executableTarget(name: "bench-requests", dependencies: ["LecternServerHarness"], path: "Sources/bench-requests"),
         // Another reader's PING latency during each abuse of issue 16; the
         // fairness tests run the same abuses (see scripts/bench-abuse).
         .executableTarget(name: "bench-abuse", path: "Sources/bench-abuse"),
@@ -118,7 +123,7 @@ let package = Package(
             name: "LecternServerTests",
             // Depending on the executable makes `swift test` build lecternd,
             // which the live-daemon tests start on a free loopback port.
-            dependencies: ["LecternServer", "LecternStore", "lecternd", "LecternRandom", "bench-abuse"]
+            dependencies: ["LecternServer", "LecternServerHarness", "LecternStore", "lecternd", "LecternRandom", "bench-abuse"]
         ),
     ],
     swiftLanguageModes: [.v5]
