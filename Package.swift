@@ -89,17 +89,19 @@ let package = Package(
         .executableTarget(
             name: "lectern-load", dependencies: ["CUV", "LecternUV", "LecternProtocol", "LecternGeometry", "LecternRandom"], path: "Sources/lectern-load",
             swiftSettings: releaseHotPath),
-
-        // The daemon's CPU per request, in process (see BENCHMARKS.md).
-        .executableTarget(name: "bench-requests", dependencies: ["LecternServerHarness"], path: "Sources/bench-requests"),
-        // Another reader's PING latency during each abuse of issue 16; the
-        // fairness tests run the same abuses (see scripts/bench-abuse).
-        .executableTarget(name: "bench-abuse", path: "Sources/bench-abuse"),
-        .executableTarget(name: "bench-sentences", dependencies: ["LecternText"], path: "Sources/bench-sentences"),
         .executableTarget(name: "lectern-example", dependencies: ["LecternClient"], path: "examples/lectern-example"),
 
-        // Benchmark program (Lectern against Pango): see scripts/bench-layout.
-        .executableTarget(name: "bench-layout", dependencies: ["LecternLayout", "LecternRandom"], path: "Sources/bench-layout"),
+        // MARK: Benchmarks (Sources/Benchmarks): programs that print figures
+
+        // Another reader's PING latency during each abuse of issue 16; the
+        // fairness tests run the same abuses (see scripts/bench-abuse).
+        .executableTarget(name: "bench-abuse", path: "Sources/Benchmarks/bench-abuse"),
+        // Lectern's layout against Pango: see scripts/bench-layout.
+        .executableTarget(name: "bench-layout", dependencies: ["LecternLayout", "LecternRandom"], path: "Sources/Benchmarks/bench-layout"),
+        // The daemon's CPU per request, in process (see BENCHMARKS.md).
+        .executableTarget(name: "bench-requests", dependencies: ["LecternServerHarness"], path: "Sources/Benchmarks/bench-requests"),
+        // Sentence segmentation quality and speed.
+        .executableTarget(name: "bench-sentences", dependencies: ["LecternText"], path: "Sources/Benchmarks/bench-sentences"),
 
         // MARK: Tests
 
