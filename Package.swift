@@ -52,10 +52,14 @@ let package = Package(
         // libuv handle ownership, shared by the daemon and the load tool.
         .target(name: "LecternUV", dependencies: ["CUV"]),
         .target(name: "LecternText", dependencies: ["CICU"]),
-        .target(name: "LecternLayout", dependencies: ["LecternText", "CHarfBuzz", "CICU"], swiftSettings: releaseHotPath),
-        // LecternProtocol and LecternClient are the SDK's closure: no unsafe
-        // flags (SwiftPM refuses them in a dependency pinned by version) and
-        // no Linux-only import outside `#if canImport` (PortabilityTests).
+        // Rect, Point and EdgeInsets: defined once for the layout and the
+        // SDK (which re-exports them), so part of the SDK's closure too.
+        .target(name: "LecternGeometry", swiftSettings: [.swiftLanguageMode(.v6)]),
+        .target(name: "LecternLayout", dependencies: ["LecternText", "LecternGeometry", "CHarfBuzz", "CICU"], swiftSettings: releaseHotPath),
+        // LecternProtocol, LecternGeometry and LecternClient are the SDK's
+        // closure: no unsafe flags (SwiftPM refuses them in a dependency
+        // pinned by version) and no Linux-only import outside `#if canImport`
+        // (PortabilityTests).
         .target(name: "LecternProtocol"),
         // The seeded generator of the tests, benchmarks and load tool.
         .target(name: "LecternRandom"),
@@ -65,32 +69,39 @@ let package = Package(
             dependencies: ["LecternText", "LecternLayout", "LecternProtocol", "LecternStore", "LecternUV", "CUV"],
             swiftSettings: releaseHotPath
         ),
+        // The daemon driven in process, for the fuzzer and its corpus tests
+        // (Fuzzing) and for bench-requests (RequestPathBenchmark): harnesses,
+        // kept out of the product module; they reach the server's internals
+        // through `package` access.
+        .target(name: "LecternServerHarness", dependencies: ["LecternServer", "CUV"]),
         // Swift 6 mode here, so the compiler holds the SDK's public API to
         // strict Sendable checking; apps may use either mode.
-        .target(name: "LecternClient", dependencies: ["LecternProtocol"], swiftSettings: [.swiftLanguageMode(.v6)]),
+        .target(name: "LecternClient", dependencies: ["LecternProtocol", "LecternGeometry"], swiftSettings: [.swiftLanguageMode(.v6)]),
 
         // MARK: Executables: flag parsing and wiring only
 
         .executableTarget(name: "lecternd", dependencies: ["LecternServer"]),
         // The fuzz target (scripts/fuzz builds it with -sanitize=fuzzer);
         // built normally, it replays corpus files.
-        .executableTarget(name: "lectern-fuzz", dependencies: ["LecternServer"]),
+        .executableTarget(name: "lectern-fuzz", dependencies: ["LecternServerHarness"]),
         .executableTarget(name: "store-crash-helper", dependencies: ["LecternStore", "LecternRandom"]),
         // The load tool too: its cost per reply shares the cores with the server it measures.
         .executableTarget(
-            name: "lectern-load", dependencies: ["CUV", "LecternUV", "LecternProtocol", "LecternRandom"], path: "Sources/lectern-load",
+            name: "lectern-load", dependencies: ["CUV", "LecternUV", "LecternProtocol", "LecternGeometry", "LecternRandom"], path: "Sources/lectern-load",
             swiftSettings: releaseHotPath),
-
-        // The daemon's CPU per request, in process (see BENCHMARKS.md).
-        .executableTarget(name: "bench-requests", dependencies: ["LecternServer"], path: "Sources/bench-requests"),
-        // Another reader's PING latency during each abuse of issue 16; the
-        // fairness tests run the same abuses (see scripts/bench-abuse).
-        .executableTarget(name: "bench-abuse", path: "Sources/bench-abuse"),
-        .executableTarget(name: "bench-sentences", dependencies: ["LecternText"], path: "Sources/bench-sentences"),
         .executableTarget(name: "lectern-example", dependencies: ["LecternClient"], path: "examples/lectern-example"),
 
-        // Benchmark program (Lectern against Pango): see scripts/bench-layout.
-        .executableTarget(name: "bench-layout", dependencies: ["LecternLayout", "LecternRandom"], path: "Sources/bench-layout"),
+        // MARK: Benchmarks (Sources/Benchmarks): programs that print figures
+
+        // Another reader's PING latency during each abuse of issue 16; the
+        // fairness tests run the same abuses (see scripts/bench-abuse).
+        .executableTarget(name: "bench-abuse", path: "Sources/Benchmarks/bench-abuse"),
+        // Lectern's layout against Pango: see scripts/bench-layout.
+        .executableTarget(name: "bench-layout", dependencies: ["LecternLayout", "LecternRandom"], path: "Sources/Benchmarks/bench-layout"),
+        // The daemon's CPU per request, in process (see BENCHMARKS.md).
+        .executableTarget(name: "bench-requests", dependencies: ["LecternServerHarness"], path: "Sources/Benchmarks/bench-requests"),
+        // Sentence segmentation quality and speed.
+        .executableTarget(name: "bench-sentences", dependencies: ["LecternText"], path: "Sources/Benchmarks/bench-sentences"),
 
         // MARK: Tests
 
@@ -114,7 +125,7 @@ let package = Package(
             name: "LecternServerTests",
             // Depending on the executable makes `swift test` build lecternd,
             // which the live-daemon tests start on a free loopback port.
-            dependencies: ["LecternServer", "LecternStore", "lecternd", "LecternRandom", "bench-abuse"]
+            dependencies: ["LecternServer", "LecternServerHarness", "LecternStore", "lecternd", "LecternRandom", "bench-abuse"]
         ),
     ],
     swiftLanguageModes: [.v5]

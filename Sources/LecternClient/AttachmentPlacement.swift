@@ -14,7 +14,7 @@ public struct AttachmentPlacement: Hashable, Sendable {
     init(_ fields: ReplyFields) throws {
         name = try fields.string("name")
         offset = try fields.int("offset")
-        rect = fields.has("rect") ? try fields.rect("rect") : nil
-        line = fields.has("line") ? try fields.int("line") : nil
+        rect = try fields.optional(fields.rect, "rect")
+        line = try fields.optional(fields.int, "line")
     }
 }

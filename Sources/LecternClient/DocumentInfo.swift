@@ -30,8 +30,7 @@ public struct DocumentInfo: Hashable, Sendable {
         sentences = try fields.int("sentences")
         paragraphs = try fields.int("paragraphs")
         language = try fields.string("lang")
-        guard let mode = SegmentationMode(rawValue: try fields.string("mode")) else { throw fields.malformed("unknown mode") }
-        self.mode = mode
+        mode = try fields.word("mode", as: SegmentationMode.self)
         attachments = try fields.int("attachments")
     }
 }

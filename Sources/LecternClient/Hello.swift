@@ -14,8 +14,7 @@ public struct Hello: Hashable, Sendable {
     init(_ fields: ReplyFields) throws {
         protocolVersion = try fields.int("protocol")
         server = try fields.string("server")
-        guard let units = OffsetUnit(rawValue: try fields.string("units")) else { throw fields.malformed("unknown units") }
-        self.units = units
+        units = try fields.word("units", as: OffsetUnit.self)
         connection = try fields.int("connection")
     }
 }

@@ -67,62 +67,50 @@ public enum LecternErrorCode: Hashable, Sendable, CustomStringConvertible {
 
     /// The code for the word `rawValue` (`"NODOC"` → ``noDocument``).
     public init(rawValue: String) {
-        switch rawValue {
-        case ErrorCode.unknownCommand.rawValue: self = .unknownCommand
-        case ErrorCode.arguments.rawValue: self = .arguments
-        case ErrorCode.syntax.rawValue: self = .syntax
-        case ErrorCode.invalidUTF8.rawValue: self = .invalidUTF8
-        case ErrorCode.lineTooLong.rawValue: self = .lineTooLong
-        case ErrorCode.binary.rawValue: self = .binary
-        case ErrorCode.maxClients.rawValue: self = .maxClients
-        case ErrorCode.number.rawValue: self = .number
-        case ErrorCode.noDocument.rawValue: self = .noDocument
-        case ErrorCode.noView.rawValue: self = .noView
-        case ErrorCode.range.rawValue: self = .range
-        case ErrorCode.tooMany.rawValue: self = .tooMany
-        case ErrorCode.version.rawValue: self = .version
-        case ErrorCode.noAttachment.rawValue: self = .noAttachment
-        case ErrorCode.payloadTooLarge.rawValue: self = .payloadTooLarge
-        case ErrorCode.replyTooLarge.rawValue: self = .replyTooLarge
-        case ErrorCode.noStream.rawValue: self = .noStream
-        case ErrorCode.authenticationRequired.rawValue: self = .authenticationRequired
-        case ErrorCode.authentication.rawValue: self = .authenticationFailed
-        case ErrorCode.readOnly.rawValue: self = .readOnly
-        case ErrorCode.storeFull.rawValue: self = .storageFull
-        case ErrorCode.store.rawValue: self = .storeFailed
-        case ErrorCode.idle.rawValue: self = .idle
-        default: self = .unrecognized(rawValue)
+        self = ErrorCode(rawValue: rawValue).map(LecternErrorCode.init(_:)) ?? .unrecognized(rawValue)
+    }
+
+    /// The case of a code of the protocol's list (LecternProtocol's
+    /// ``ErrorCode``, which PROTOCOL.md's table mirrors). The one mapping
+    /// between the two: the switch is exhaustive, so a code added there does
+    /// not compile here until it has its case.
+    init(_ code: ErrorCode) {
+        switch code {
+        case .unknownCommand: self = .unknownCommand
+        case .arguments: self = .arguments
+        case .syntax: self = .syntax
+        case .invalidUTF8: self = .invalidUTF8
+        case .lineTooLong: self = .lineTooLong
+        case .binary: self = .binary
+        case .maxClients: self = .maxClients
+        case .number: self = .number
+        case .noDocument: self = .noDocument
+        case .noView: self = .noView
+        case .range: self = .range
+        case .tooMany: self = .tooMany
+        case .version: self = .version
+        case .noAttachment: self = .noAttachment
+        case .authenticationRequired: self = .authenticationRequired
+        case .authentication: self = .authenticationFailed
+        case .idle: self = .idle
+        case .readOnly: self = .readOnly
+        case .storeFull: self = .storageFull
+        case .store: self = .storeFailed
+        case .noStream: self = .noStream
+        case .payloadTooLarge: self = .payloadTooLarge
+        case .replyTooLarge: self = .replyTooLarge
         }
     }
 
+    /// Each known case's word, derived from the mapping above.
+    private static let words: [LecternErrorCode: String] = Dictionary(
+        ErrorCode.allCases.map { (LecternErrorCode($0), $0.rawValue) }, uniquingKeysWith: { first, _ in first })
+
     /// The word on the wire (`NODOC`).
     public var rawValue: String {
-        switch self {
-        case .unknownCommand: return ErrorCode.unknownCommand.rawValue
-        case .arguments: return ErrorCode.arguments.rawValue
-        case .syntax: return ErrorCode.syntax.rawValue
-        case .invalidUTF8: return ErrorCode.invalidUTF8.rawValue
-        case .lineTooLong: return ErrorCode.lineTooLong.rawValue
-        case .binary: return ErrorCode.binary.rawValue
-        case .maxClients: return ErrorCode.maxClients.rawValue
-        case .number: return ErrorCode.number.rawValue
-        case .noDocument: return ErrorCode.noDocument.rawValue
-        case .noView: return ErrorCode.noView.rawValue
-        case .range: return ErrorCode.range.rawValue
-        case .tooMany: return ErrorCode.tooMany.rawValue
-        case .version: return ErrorCode.version.rawValue
-        case .noAttachment: return ErrorCode.noAttachment.rawValue
-        case .payloadTooLarge: return ErrorCode.payloadTooLarge.rawValue
-        case .replyTooLarge: return ErrorCode.replyTooLarge.rawValue
-        case .noStream: return ErrorCode.noStream.rawValue
-        case .authenticationRequired: return ErrorCode.authenticationRequired.rawValue
-        case .authenticationFailed: return ErrorCode.authentication.rawValue
-        case .idle: return ErrorCode.idle.rawValue
-        case .readOnly: return ErrorCode.readOnly.rawValue
-        case .storageFull: return ErrorCode.storeFull.rawValue
-        case .storeFailed: return ErrorCode.store.rawValue
-        case .unrecognized(let word): return word
-        }
+        if case .unrecognized(let word) = self { return word }
+        // Every other case is one protocol code's (one case per code, none more).
+        return Self.words[self] ?? ""
     }
 
     /// The word on the wire, as ``rawValue``.

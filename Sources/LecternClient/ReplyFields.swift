@@ -63,6 +63,19 @@ struct ReplyFields {
         }
     }
 
+    /// The value of `key=` as one of a type's words (``OffsetUnit``,
+    /// ``SegmentationMode``, ``CaretSide``).
+    func word<Value: RawRepresentable>(_ key: String, as type: Value.Type) throws -> Value where Value.RawValue == String {
+        guard let value = Value(rawValue: try string(key)) else { throw malformed("unknown \(key)") }
+        return value
+    }
+
+    /// `getter(key)` when the line has `key=`, nil when it does not (a
+    /// field that only some replies carry): `try fields.optional(fields.rect, "caret")`.
+    func optional<Value>(_ getter: (String) throws -> Value, _ key: String) rethrows -> Value? {
+        has(key) ? try getter(key) : nil
+    }
+
     func range(_ key: String) throws -> Range<Int> {
         guard let range = WireValue.range(try string(key)) else { throw malformed("\(key)= is not a range a..b") }
         return range

@@ -12,6 +12,6 @@ public struct StreamPosition: Hashable, Sendable {
     init(_ fields: ReplyFields) throws {
         stream = try fields.int("stream")
         end = try fields.int("end")
-        graphemes = fields.has("graphemes") ? try fields.int("graphemes") : nil
+        graphemes = try fields.optional(fields.int, "graphemes")
     }
 }

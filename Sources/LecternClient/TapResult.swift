@@ -21,10 +21,9 @@ public enum TapResult: Hashable, Sendable {
         let fields = try reply.fields()
         switch try fields.word(at: 1) {
         case "hit":
-            let side = try fields.string("side")
-            guard let caretSide = CaretSide(rawValue: side) else { throw fields.malformed("unknown side") }
             self = .hit(
-                try Highlight.one(in: reply.dataFields()), offset: try fields.int("offset"), side: caretSide,
+                try Highlight.one(in: reply.dataFields()), offset: try fields.int("offset"),
+                side: try fields.word("side", as: CaretSide.self),
                 distance: try fields.double("distance"))
         case "attachment":
             self = .attachment(name: try fields.string("name"), offset: try fields.int("offset"), rect: try fields.rect("rect"))

@@ -29,7 +29,7 @@ public struct Tick: Hashable, Sendable {
         graphemes = try fields.int("graphemes")
         total = try fields.int("total")
         sentence = try fields.int("sentence")
-        caret = fields.has("caret") ? try fields.rect("caret") : nil
-        skipped = fields.has("skipped") ? try fields.int("skipped") : 0
+        caret = try fields.optional(fields.rect, "caret")
+        skipped = try fields.optional(fields.int, "skipped") ?? 0
     }
 }

@@ -23,15 +23,5 @@ enum WireValue {
 
     /// A number as arguments take it and replies show it: at most two
     /// decimals, trailing zeros dropped (`180.5`, `17`, `-3.25`).
-    static func number(_ value: Double) -> String {
-        let hundredths = (value * 100).rounded()
-        guard hundredths.magnitude < 1e15 else { return String(value) }
-        let whole = Int64(hundredths)
-        let sign = whole < 0 ? "-" : ""
-        let units = whole.magnitude / 100
-        let fraction = whole.magnitude % 100
-        if fraction == 0 { return "\(sign)\(units)" }
-        let digits = fraction % 10 == 0 ? "\(fraction / 10)" : (fraction < 10 ? "0\(fraction)" : "\(fraction)")
-        return "\(sign)\(units).\(digits)"
-    }
+    static func number(_ value: Double) -> String { GeometryNumber.spelled(value) }
 }

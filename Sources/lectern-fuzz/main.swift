@@ -3,7 +3,7 @@
 // replayer of corpus files: `lectern-fuzz FILE|DIR …`.
 
 import Foundation
-import LecternServer
+import LecternServerHarness
 
 #if FUZZING
 /// libFuzzer's driver, for programs that have their own `main` (SwiftPM

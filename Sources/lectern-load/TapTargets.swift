@@ -1,6 +1,7 @@
 // TapTargets.swift: points of a view that land on letters, from its LINES reply.
 
 import Foundation
+import LecternGeometry
 
 /// Points to tap that hit text: the centre of every letter of every line,
 /// vertically in the middle of the line box.
@@ -10,12 +11,7 @@ import Foundation
 /// text the document holds, so that spaces (which may sit between two
 /// sentences) and trailing spaces hanging past the line's width are skipped.
 struct TapTargets {
-    struct Point: Equatable {
-        let x: Double
-        let y: Double
-        /// `x y` as a request writes them.
-        var wire: String { "\(Format.fixed(x, 2)) \(Format.fixed(y, 2))" }
-    }
+    typealias Point = LecternGeometry.Point
 
     private(set) var points: [Point] = []
 
@@ -41,4 +37,9 @@ struct TapTargets {
     }
 
     var isEmpty: Bool { points.isEmpty }
+}
+
+extension Point {
+    /// `x y` as a request writes them.
+    var wire: String { "\(Format.fixed(x, 2)) \(Format.fixed(y, 2))" }
 }

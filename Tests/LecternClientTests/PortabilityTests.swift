@@ -40,11 +40,28 @@ import Testing
         return targets
     }
 
-    @Test func theClosureIsLecternClientAndLecternProtocol() throws {
+    @Test func theClosureIsLecternClientLecternProtocolAndLecternGeometry() throws {
         // Not a rule, a tripwire: a new member of the closure gets the checks
         // below too; this line only says who they ran on.
         let names = try Self.closure(Self.packageManifest()).map(\.name)
-        #expect(names.contains("LecternProtocol") && names.contains("LecternClient"))
+        #expect(Set(names) == ["LecternClient", "LecternProtocol", "LecternGeometry"])
+    }
+
+    /// The SDK and the daemon's layout share one Rect, Point and EdgeInsets
+    /// (LecternGeometry): no other module of Sources/ declares its own.
+    @Test func geometryTypesAreDeclaredOnlyInLecternGeometry() throws {
+        let sources = Self.root.appendingPathComponent("Sources")
+        var declarations: [String: [String]] = [:]
+        for file in try Self.swiftFiles(in: sources) {
+            let code = Self.strippingComments(try String(contentsOf: file, encoding: .utf8))
+            for name in ["Rect", "Point", "EdgeInsets"]
+            where code.range(of: #"\b(struct|class|enum)\s+\#(name)\b"#, options: .regularExpression) != nil {
+                declarations[name, default: []].append(file.path.replacingOccurrences(of: sources.path + "/", with: ""))
+            }
+        }
+        for name in ["Rect", "Point", "EdgeInsets"] {
+            #expect(declarations[name] == ["LecternGeometry/\(name).swift"], "\(name) is declared in \(declarations[name] ?? [])")
+        }
     }
 
     @Test func noTargetOfTheClosureHasUnsafeFlags() throws {

@@ -4,6 +4,7 @@
 import Foundation
 import Testing
 import LecternServer
+import LecternServerHarness
 
 @Suite struct FuzzCorpusTests {
     static let corpus = URL(fileURLWithPath: #filePath)

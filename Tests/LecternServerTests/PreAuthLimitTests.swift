@@ -6,6 +6,7 @@ import Foundation
 import Testing
 import LecternProtocol
 import LecternServer
+import LecternServerHarness
 
 @Suite struct PreAuthLimitTests {
     static let token = "pre-auth-s3cret"

@@ -3,6 +3,7 @@
 
 import Testing
 @testable import LecternServer
+import LecternServerHarness
 
 @Suite struct RequestPathBenchmarkTests {
     @Test func exchangesRepliesAndCountsMeasuredRequests() throws {

@@ -122,10 +122,21 @@ struct Transcript {
         }
     }
 
-    @Test func everyErrorCodeIsSpecified() throws {
+    /// PROTOCOL.md's "Error codes" table and LecternProtocol's ErrorCode
+    /// (the one list, which the SDK's LecternErrorCode maps from) hold the
+    /// same codes, in the same order.
+    @Test func theErrorTableListsExactlyTheProtocolsCodes() throws {
         let spec = try String(contentsOf: protocolDirectory.appendingPathComponent("PROTOCOL.md"), encoding: .utf8)
-        for code in ErrorCode.all.map(\.rawValue) {
-            #expect(spec.contains("| `\(code)` |"), "PROTOCOL.md's error table lacks \(code)")
+        let section = try #require(spec.components(separatedBy: "\n## Error codes\n").dropFirst().first, "PROTOCOL.md has no Error codes section")
+        let table = section.components(separatedBy: "\n## ").first ?? section
+        // Rows are "| `CODE` | when | connection |".
+        let documented = table.split(separator: "\n").compactMap { row -> String? in
+            guard row.hasPrefix("| `") else { return nil }
+            return row.dropFirst(3).split(separator: "`").first.map(String.init)
         }
+        let defined = ErrorCode.all.map(\.rawValue)
+        for code in defined where !documented.contains(code) { Issue.record("PROTOCOL.md's error table lacks \(code)") }
+        for code in documented where !defined.contains(code) { Issue.record("PROTOCOL.md documents \(code), which ErrorCode does not have") }
+        #expect(documented == defined, "the table and ErrorCode list the codes in different orders")
     }
 }

@@ -1,6 +1,6 @@
-// EdgeInsets.swift: a view's insets.
+// EdgeInsets.swift: padding between a view's edges and its text.
 
-/// Insets of a view, in points.
+/// Space between a view's edges and its text, in points.
 public struct EdgeInsets: Hashable, Sendable {
     /// Space above the first line.
     public var top: Double
@@ -11,8 +11,9 @@ public struct EdgeInsets: Hashable, Sendable {
     /// Space after each line's end.
     public var right: Double
 
-    /// Insets given side by side.
-    public init(top: Double, left: Double, bottom: Double, right: Double) {
+    /// Insets given side by side; a side not given is 0.
+    @inlinable
+    public init(top: Double = 0, left: Double = 0, bottom: Double = 0, right: Double = 0) {
         self.top = top
         self.left = left
         self.bottom = bottom
@@ -20,12 +21,17 @@ public struct EdgeInsets: Hashable, Sendable {
     }
 
     /// The same inset on all four sides.
-    public init(all: Double) { self.init(top: all, left: all, bottom: all, right: all) }
+    @inlinable
+    public init(all value: Double) {
+        self.init(top: value, left: value, bottom: value, right: value)
+    }
 
     /// `vertical` above and below, `horizontal` left and right.
+    @inlinable
     public init(vertical: Double, horizontal: Double) {
         self.init(top: vertical, left: horizontal, bottom: vertical, right: horizontal)
     }
 
-    var wire: String { [top, left, bottom, right].map(WireValue.number).joined(separator: ",") }
+    /// No insets.
+    public static let zero = EdgeInsets()
 }

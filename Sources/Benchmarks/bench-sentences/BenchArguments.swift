@@ -20,9 +20,9 @@ struct BenchArguments {
             values[list[i]] = list[i + 1]
             i += 2
         }
-        // Sources/bench-sentences/BenchArguments.swift → repository root.
+        // Sources/Benchmarks/bench-sentences/BenchArguments.swift → repository root.
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         dataDirectory = values["--data"] ?? root.appendingPathComponent("Tests/LecternTextData").path
         kssDirectory = values["--kss"] ?? root.appendingPathComponent("../shared/benchmarks/kss-ko").standardized.path
         bytes = values["--bytes"].flatMap { Int($0) } ?? 1_000_000

@@ -3,6 +3,7 @@
 
 import CUV
 import Glibc
+import LecternServer
 
 /// A real daemon (in-memory store, its own loop) and one connection to it
 /// over a Unix socketpair, driven from the calling thread: requests are

@@ -3,6 +3,7 @@
 
 import CUV
 import Glibc
+import LecternServer
 
 /// Feeds arbitrary bytes to a real daemon, in process: an in-memory store,
 /// the real decoder, dispatcher and command handlers, and a real libuv

@@ -1,4 +1,4 @@
-// Point.swift: a point in a view's coordinates.
+// Point.swift: a point in a view's coordinates (points, origin top-left, y down).
 
 /// A point in a view: origin at the top-left corner, x to the right, y down,
 /// in points (protocol/PROTOCOL.md, "Coordinates").
@@ -9,11 +9,12 @@ public struct Point: Hashable, Sendable, CustomStringConvertible {
     public var y: Double
 
     /// The point (`x`, `y`).
+    @inlinable
     public init(x: Double, y: Double) {
         self.x = x
         self.y = y
     }
 
     /// `(x, y)`, numbers written as the daemon writes them.
-    public var description: String { "(\(WireValue.number(x)), \(WireValue.number(y)))" }
+    public var description: String { "(\(GeometryNumber.spelled(x)), \(GeometryNumber.spelled(y)))" }
 }

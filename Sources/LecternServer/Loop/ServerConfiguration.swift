@@ -94,18 +94,14 @@ public struct ServerConfiguration: Equatable, Sendable {
                 guard !value.isEmpty else { throw UsageError(description: "--host needs an address") }
                 config.host = value
             }),
-        Option(
+        .wholeNumber(
             flag: "--port", environment: "LECTERN_PORT", valueName: "PORT",
             help: "TCP port to listen on (0 picks a free one)",
-            defaultValue: { String($0.port) },
-            apply: { config, value in config.port = try integer(value, flag: "--port", in: 0...65535) }),
-        Option(
+            \.port, in: 0...65535),
+        .wholeNumber(
             flag: "--max-line-bytes", environment: "LECTERN_MAX_LINE_BYTES", valueName: "BYTES",
             help: "longest request line; longer lines get ERR TOOLONG and a close",
-            defaultValue: { String($0.maximumLineLength) },
-            apply: { config, value in
-                config.maximumLineLength = try integer(value, flag: "--max-line-bytes", in: 64...(1 << 30))
-            }),
+            \.maximumLineLength, in: 64...(1 << 30)),
         Option(
             flag: "--data-dir", environment: "LECTERN_DATA_DIR", valueName: "PATH",
             help: "directory of the embedded SQLite store (created if missing; one daemon each)",
@@ -141,76 +137,46 @@ public struct ServerConfiguration: Equatable, Sendable {
                 guard !value.isEmpty else { throw UsageError(description: "--unix-socket needs a path") }
                 config.unixSocketPath = value
             }),
-        Option(
+        .wholeNumber(
             flag: "--max-payload-bytes", environment: "LECTERN_MAX_PAYLOAD_BYTES", valueName: "BYTES",
             help: "largest literal or heredoc payload; larger ones get ERR PAYLOAD",
-            defaultValue: { String($0.maximumPayloadLength) },
-            apply: { config, value in
-                config.maximumPayloadLength = try integer(value, flag: "--max-payload-bytes", in: 1...(1 << 30))
-            }),
-        Option(
+            \.maximumPayloadLength, in: 1...(1 << 30)),
+        .wholeNumber(
             flag: "--idle-timeout", environment: "LECTERN_IDLE_TIMEOUT", valueName: "SECONDS",
             help: "close connections idle this long that watch and stream nothing (0: never)",
-            defaultValue: { String($0.idleTimeoutSeconds) },
-            apply: { config, value in
-                config.idleTimeoutSeconds = try integer(value, flag: "--idle-timeout", in: 0...(365 * 86400))
-            }),
-        Option(
+            \.idleTimeoutSeconds, in: 0...(365 * 86400)),
+        .wholeNumber(
             flag: "--max-connections", environment: "LECTERN_MAX_CONNECTIONS", valueName: "N",
             help: "connections served at once; more get ERR MAXCLIENTS",
-            defaultValue: { String($0.maximumConnections) },
-            apply: { config, value in
-                config.maximumConnections = try integer(value, flag: "--max-connections", in: 1...1_000_000)
-            }),
-        Option(
+            \.maximumConnections, in: 1...1_000_000),
+        .wholeNumber(
             flag: "--max-unauthenticated", environment: "LECTERN_MAX_UNAUTHENTICATED", valueName: "N",
             help: "with a token, connections not yet authenticated; more get ERR MAXCLIENTS",
-            defaultValue: { String($0.maximumUnauthenticatedConnections) },
-            apply: { config, value in
-                config.maximumUnauthenticatedConnections = try integer(value, flag: "--max-unauthenticated", in: 1...1_000_000)
-            }),
-        Option(
+            \.maximumUnauthenticatedConnections, in: 1...1_000_000),
+        .wholeNumber(
             flag: "--auth-timeout", environment: "LECTERN_AUTH_TIMEOUT", valueName: "SECONDS",
             help: "with a token, seconds a connection has to AUTH before it is closed (0: never)",
-            defaultValue: { String($0.authTimeoutSeconds) },
-            apply: { config, value in
-                config.authTimeoutSeconds = try integer(value, flag: "--auth-timeout", in: 0...86_400)
-            }),
-        Option(
+            \.authTimeoutSeconds, in: 0...86_400),
+        .wholeNumber(
             flag: "--max-documents", environment: "LECTERN_MAX_DOCUMENTS", valueName: "N",
             help: "documents held at once; more get ERR TOOMANY",
-            defaultValue: { String($0.maximumDocuments) },
-            apply: { config, value in
-                config.maximumDocuments = try integer(value, flag: "--max-documents", in: 1...100_000_000)
-            }),
-        Option(
+            \.maximumDocuments, in: 1...100_000_000),
+        .wholeNumber(
             flag: "--output-hard-limit", environment: "LECTERN_OUTPUT_HARD_LIMIT", valueName: "BYTES",
             help: "unsent output that makes the daemon close a connection",
-            defaultValue: { String($0.outputHardLimit) },
-            apply: { config, value in
-                config.outputHardLimit = try integer(value, flag: "--output-hard-limit", in: 1024...(1 << 40))
-            }),
-        Option(
+            \.outputHardLimit, in: 1024...(1 << 40)),
+        .wholeNumber(
             flag: "--output-soft-limit", environment: "LECTERN_OUTPUT_SOFT_LIMIT", valueName: "BYTES",
             help: "unsent output above which stream ticks coalesce and the connection is paused",
-            defaultValue: { String($0.outputSoftLimit) },
-            apply: { config, value in
-                config.outputSoftLimit = try integer(value, flag: "--output-soft-limit", in: 0...(1 << 40))
-            }),
-        Option(
+            \.outputSoftLimit, in: 0...(1 << 40)),
+        .wholeNumber(
             flag: "--turn-requests", environment: "LECTERN_TURN_REQUESTS", valueName: "N",
             help: "requests a connection runs per loop turn before others get theirs",
-            defaultValue: { String($0.requestsPerTurn) },
-            apply: { config, value in
-                config.requestsPerTurn = try integer(value, flag: "--turn-requests", in: 1...1_000_000)
-            }),
-        Option(
+            \.requestsPerTurn, in: 1...1_000_000),
+        .wholeNumber(
             flag: "--turn-output-bytes", environment: "LECTERN_TURN_OUTPUT_BYTES", valueName: "BYTES",
             help: "reply bytes a connection makes per loop turn before others get theirs",
-            defaultValue: { String($0.outputBytesPerTurn) },
-            apply: { config, value in
-                config.outputBytesPerTurn = try integer(value, flag: "--turn-output-bytes", in: 1...(1 << 40))
-            }),
+            \.outputBytesPerTurn, in: 1...(1 << 40)),
         Option(
             flag: "--log-level", environment: "LECTERN_LOG_LEVEL", valueName: "LEVEL",
             help: "debug, info, warn or error",
@@ -292,10 +258,25 @@ public struct ServerConfiguration: Equatable, Sendable {
         return text
     }
 
-    private static func integer(_ text: String, flag: String, in range: ClosedRange<Int>) throws -> Int {
+    fileprivate static func integer(_ text: String, flag: String, in range: ClosedRange<Int>) throws -> Int {
         guard let value = Int(text), range.contains(value) else {
             throw UsageError(description: "\(flag) must be a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
         }
         return value
+    }
+}
+
+extension ServerConfiguration.Option {
+    /// A setting that is a whole number in `range`: its default is the
+    /// setting's, and a value outside the range is a ``ServerConfiguration/UsageError``
+    /// that names the flag and the range.
+    static func wholeNumber(
+        flag: String, environment: String, valueName: String, help: String,
+        _ setting: WritableKeyPath<ServerConfiguration, Int> & Sendable, in range: ClosedRange<Int>
+    ) -> Self {
+        Self(
+            flag: flag, environment: environment, valueName: valueName, help: help,
+            defaultValue: { String($0[keyPath: setting]) },
+            apply: { config, value in config[keyPath: setting] = try ServerConfiguration.integer(value, flag: flag, in: range) })
     }
 }

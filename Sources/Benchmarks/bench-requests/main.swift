@@ -7,7 +7,7 @@
 //   .build/release/bench-requests [--rounds N] [--depth D] [--repeats R]
 
 import Glibc
-import LecternServer
+import LecternServerHarness
 
 struct Options {
     var rounds = 20_000

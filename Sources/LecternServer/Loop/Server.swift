@@ -34,7 +34,8 @@ public final class Server {
     /// The TCP address actually bound (the real port when 0 was asked for).
     public private(set) var boundAddress = ""
 
-    let loop: UnsafeMutablePointer<uv_loop_t>
+    /// The loop; a harness in this package (LecternServerHarness) runs it itself.
+    package let loop: UnsafeMutablePointer<uv_loop_t>
     private var listeners: [Listener] = []
     private let flushCheck: UnsafeMutablePointer<uv_check_t>
     private let flushPrepare: UnsafeMutablePointer<uv_prepare_t>
@@ -188,8 +189,8 @@ public final class Server {
 
     /// Starts the handles (signals, output passes, timers) and logs where
     /// the daemon listens; ``run()`` then runs the loop. Separate so that a
-    /// harness can drive the loop itself (``Fuzzing``).
-    func start() {
+    /// harness can drive the loop itself (LecternServerHarness's `Fuzzing`).
+    package func start() {
         // libuv writes with write/writev, without MSG_NOSIGNAL: a peer that
         // went away must give EPIPE, not kill the daemon.
         signal(SIGPIPE, SIG_IGN)
@@ -341,7 +342,7 @@ public final class Server {
     /// A connection from this process: one end of a Unix socketpair,
     /// adopted as a client; returns the other end (non-blocking) for the
     /// caller to write requests to and read replies from, or nil.
-    func connectInProcess() -> Int32? {
+    package func connectInProcess() -> Int32? {
         var ends: [Int32] = [0, 0]
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &ends) == 0 else { return nil }
         let client = ends[1]
