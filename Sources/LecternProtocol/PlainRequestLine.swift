@@ -6,9 +6,10 @@
 ///
 /// Nearly every request a program sends looks like this (`TAP intro 30 10`),
 /// and splitting it costs one pass over its bytes with no allocation. A
-/// command that can answer straight from the bytes (see the server's
-/// `plainHandler`) does; any other command gets ``request()``, which is
-/// exactly what ``RequestParser/parse(_:)`` makes of the same line.
+/// command whose arguments can be read straight from the bytes (the
+/// server's typed commands) reads them so; any other command gets
+/// ``request()``, which is exactly what ``RequestParser/parse(_:)`` makes
+/// of the same line.
 ///
 /// A RESP request whose bulk strings are all such tokens is one too (see
 /// ``init(respElements:tokens:count:positionalCount:)``): its bytes are the
