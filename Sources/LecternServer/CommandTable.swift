@@ -12,69 +12,71 @@ struct CommandContext {
     let arguments: [String]
 }
 
-/// A request as the decoder gave it, at the gate.
-enum RequestInput {
-    /// A line of bare words (or a RESP array of them), split in place: its
-    /// bytes are the decoder's buffer, read only while it is dispatched.
-    case plain(PlainRequestLine)
-    /// A request parsed into Strings (quotes, escapes, a payload, a long
-    /// line, or a deferred request run again).
-    case parsed(Request)
-
+/// A request as the decoder gave it, at the gate: a ``PlainRequestLine``
+/// (bare words, or a RESP array of them, split in place: its bytes are the
+/// decoder's buffer, read only while it is dispatched) or a parsed
+/// ``Request`` (quotes, escapes, a payload, a long line, or a deferred
+/// request run again).
+///
+/// The gate is generic over the two, not an enum of them, so that a plain
+/// line reaches its handler by reference, never copied.
+protocol IncomingRequest {
+    /// The command name packed by ``PlainRequestLine/commandWord``, when the
+    /// request can give it without making a String.
+    var commandWord: UInt64? { get }
+    /// The command name as written.
+    var commandName: String { get }
+    /// How many positional (not `key=value`) arguments it has, without making them.
+    var positionalCount: Int { get }
+    /// Whether a literal or heredoc payload came with it.
+    var hasPayload: Bool { get }
     /// The tag to echo on the reply, if any.
-    var tag: String? {
-        switch self {
-        case .plain(let line): return line.tagString
-        case .parsed(let request): return request.tag
-        }
-    }
-
-    /// The request parsed: as it is, or made now from the line's bytes
+    var replyTag: String? { get }
+    /// The request parsed: itself, or made now from the line's bytes
     /// (exactly what ``RequestParser`` or ``RESP/request(from:)`` makes of
     /// them, see ``PlainRequestLine/request()``).
-    func parsed() -> Request {
-        switch self {
-        case .plain(let line): return line.request()
-        case .parsed(let request): return request
-        }
-    }
+    func parsed() -> Request
+    /// Runs `command` on this request (``TypedCommand/perform(plain:on:server:)``
+    /// or ``TypedCommand/perform(parsed:on:server:)``).
+    func perform(_ command: any TypedCommand.Type, on connection: Connection, server: Server) throws -> CommandOutcome
+}
 
-    /// How many positional (not `key=value`) arguments it has, without making them.
-    var positionalCount: Int {
-        switch self {
-        case .plain(let line): return line.positionalCount
-        case .parsed(let request):
-            var count = 0
-            for argument in request.arguments where argument.key == nil { count += 1 }
-            return count
-        }
-    }
-
-    /// Whether a literal or heredoc payload came with it (a plain line never has one).
-    var hasPayload: Bool {
-        switch self {
-        case .plain: return false
-        case .parsed(let request): return request.payload != nil
-        }
+extension IncomingRequest {
+    /// What a handler of positional Strings gets. For a plain line the
+    /// request is parsed from its bytes now: a typed handler that defers
+    /// its reply (``LayoutService/layoutOrDefer(_:spec:context:)``) takes
+    /// this, since the line's bytes do not outlive the dispatch.
+    func context(on connection: Connection, server: Server) -> CommandContext {
+        let request = parsed()
+        return CommandContext(request: request, connection: connection, server: server, arguments: request.positional)
     }
 }
 
-/// A request past the gate's checks (command found, authentication and
-/// arity checked): what a typed handler gets besides its arguments.
-struct Invocation {
-    let input: RequestInput
-    let connection: Connection
-    let server: Server
+extension PlainRequestLine: IncomingRequest {
+    var commandName: String { String(decoding: command, as: UTF8.self) }
+    var hasPayload: Bool { false }
+    var replyTag: String? { tagString }
+    func parsed() -> Request { request() }
 
-    var tag: String? { input.tag }
+    func perform(_ command: any TypedCommand.Type, on connection: Connection, server: Server) throws -> CommandOutcome {
+        try command.perform(plain: self, on: connection, server: server)
+    }
+}
 
-    /// The context a handler of positional strings gets. For a plain line
-    /// the request is parsed from its bytes now: a handler that defers its
-    /// reply (``LayoutService/layoutOrDefer(_:spec:context:)``) takes this,
-    /// since the line's bytes do not outlive the dispatch.
-    func context() -> CommandContext {
-        let request = input.parsed()
-        return CommandContext(request: request, connection: connection, server: server, arguments: request.positional)
+extension Request: IncomingRequest {
+    var commandWord: UInt64? { nil }
+    var commandName: String { command }
+    var positionalCount: Int {
+        var count = 0
+        for argument in arguments where argument.key == nil { count += 1 }
+        return count
+    }
+    var hasPayload: Bool { payload != nil }
+    var replyTag: String? { tag }
+    func parsed() -> Request { self }
+
+    func perform(_ command: any TypedCommand.Type, on connection: Connection, server: Server) throws -> CommandOutcome {
+        try command.perform(parsed: self, on: connection, server: server)
     }
 }
 
@@ -82,7 +84,7 @@ struct Invocation {
 /// document id and point, PING's message). The gate reads them once it has
 /// checked the arity: from a plain line's bytes by ``arguments(plain:)``
 /// when that cheap reader takes them, else from the parsed request by
-/// ``arguments(_:)``; either way the one ``handle(_:_:)`` runs.
+/// ``arguments(_:)``; either way the one ``handle(_:of:on:server:)`` runs.
 ///
 /// A type, not a closure, so that the table calls it through a witness
 /// table, with no closure context to retain per request.
@@ -93,28 +95,34 @@ protocol TypedCommand {
     /// it does not read, a value to reject), and ``arguments(_:)`` then
     /// reads the line parsed, giving the same values or the error. Must
     /// never accept what ``arguments(_:)`` would read otherwise.
-    static func arguments(plain line: PlainRequestLine) -> Arguments?
-    /// The arguments of a parsed request, or the error (`ERR NUMBER`, `ERR ARGS`…).
+    static func arguments(plain line: borrowing PlainRequestLine) -> Arguments?
+    /// The arguments of a parsed request (its positional count within the
+    /// arity), or the error (`ERR NUMBER`, `ERR ARGS`…).
     static func arguments(_ request: Request) throws -> Arguments
-    /// Runs the command.
-    static func handle(_ arguments: Arguments, _ invocation: Invocation) throws -> CommandOutcome
-    /// Reads the arguments and runs ``handle(_:_:)``; the default
-    /// implementation is the only one.
-    static func perform(_ invocation: Invocation) throws -> CommandOutcome
+    /// Runs the command on its arguments; `request` is what they were read
+    /// from (for its tag, or parsed for a reply that waits).
+    static func handle<Incoming: IncomingRequest>(
+        _ arguments: Arguments, of request: Incoming, on connection: Connection, server: Server
+    ) throws -> CommandOutcome
+    /// Reads a plain line's arguments and runs ``handle(_:of:on:server:)``;
+    /// the default implementation is the only one.
+    static func perform(plain line: PlainRequestLine, on connection: Connection, server: Server) throws -> CommandOutcome
+    /// Reads a parsed request's arguments and runs ``handle(_:of:on:server:)``;
+    /// the default implementation is the only one.
+    static func perform(parsed request: Request, on connection: Connection, server: Server) throws -> CommandOutcome
 }
 
 extension TypedCommand {
-    static func perform(_ invocation: Invocation) throws -> CommandOutcome {
-        switch invocation.input {
-        case .plain(let line):
-            if let arguments = arguments(plain: line) { return try handle(arguments, invocation) }
-            // Declined: the line parsed, and kept for a reply that waits.
-            let request = line.request()
-            let parsed = Invocation(input: .parsed(request), connection: invocation.connection, server: invocation.server)
-            return try handle(arguments(request), parsed)
-        case .parsed(let request):
-            return try handle(arguments(request), invocation)
+    static func perform(plain line: PlainRequestLine, on connection: Connection, server: Server) throws -> CommandOutcome {
+        guard let arguments = arguments(plain: line) else {
+            // Declined: the line parsed (and that request kept, should the reply wait).
+            return try perform(parsed: line.request(), on: connection, server: server)
         }
+        return try handle(arguments, of: line, on: connection, server: server)
+    }
+
+    static func perform(parsed request: Request, on connection: Connection, server: Server) throws -> CommandOutcome {
+        try handle(arguments(request), of: request, on: connection, server: server)
     }
 }
 
@@ -125,12 +133,14 @@ extension TypedCommand {
 /// Redis drives everything from its command table.
 ///
 /// Every request, whatever its framing (plain line, tagged line, RESP2/3),
-/// passes one gate (``Server/dispatch(_:on:counted:)``): the command looked
-/// up (``CommandTable/index(for:)``, `UNKNOWN`) → ``admit(_:isAuthenticated:)``:
+/// passes one gate (``Server/dispatch(_:on:counted:)``, generic over the
+/// ``IncomingRequest``, a plain line or a parsed request): the command looked
+/// up (``CommandTable/index(for:)``, `UNKNOWN`) → ``CommandTable/admit(_:to:isAuthenticated:)``:
 /// `NOAUTH` unless the connection has authenticated or the command is
 /// ``allowedBeforeAuth``, then the payload and the positional count checked
-/// against the arity (`ARGS`) → the arguments read → the handler
-/// (``perform(_:)``) → the reply; STATS counts the request there, once. A handler
+/// against the arity (`ARGS`) → the arguments read and the handler run
+/// (``CommandTable/perform(_:_:on:server:)``) → the reply; STATS counts the request
+/// there, once. A handler
 /// of positional strings gets them as a ``CommandContext``; a
 /// ``TypedCommand`` gets typed arguments, read from a plain line's bytes
 /// when its cheap reader takes them and from the parsed request otherwise:
@@ -202,35 +212,19 @@ struct Command {
 
     var usage: String { syntax.isEmpty ? name : "\(name) \(syntax)" }
 
-    /// The gate's checks after the look-up, in this order: `NOAUTH` unless
-    /// the connection has authenticated or the command is allowed before;
-    /// then `ARGS` for a payload it does not take or a positional count
-    /// outside its arity (counted from the line or the request, without
-    /// making the arguments).
-    func admit(_ input: RequestInput, isAuthenticated: Bool) throws {
-        if !isAuthenticated && !allowedBeforeAuth {
-            throw ProtocolError(.authenticationRequired, "authentication required: send AUTH <token> first (before it only HELLO, AUTH, PING, HELP and QUIT work)")
-        }
-        if input.hasPayload && !acceptsPayload {
-            throw ProtocolError(.arguments, "\(name) takes no literal or heredoc payload; usage: \(usage)")
-        }
-        let count = input.positionalCount
-        if count < minimumArguments {
-            throw ProtocolError(.arguments, "\(name) needs \(Self.countPhrase(minimumArguments)); usage: \(usage)")
-        }
-        if let maximum = maximumArguments, count > maximum {
-            throw ProtocolError(.arguments, "\(name) takes at most \(Self.countPhrase(maximum)); usage: \(usage)")
-        }
-    }
-
     private static func countPhrase(_ n: Int) -> String { n == 1 ? "1 argument" : "\(n) arguments" }
 
-    /// Reads the arguments of `invocation` (admitted by the gate) and runs the handler.
-    func perform(_ invocation: Invocation) throws -> CommandOutcome {
-        switch handler {
-        case .positional(let handler): return try handler(invocation.context())
-        case .typed(let command): return try command.perform(invocation)
+    /// `ARGS` for a payload the command does not take.
+    fileprivate var payloadError: ProtocolError {
+        ProtocolError(.arguments, "\(name) takes no literal or heredoc payload; usage: \(usage)")
+    }
+
+    /// `ARGS` for `count` positional arguments, outside the arity.
+    fileprivate func arityError(count: Int) -> ProtocolError {
+        if count < minimumArguments {
+            return ProtocolError(.arguments, "\(name) needs \(Self.countPhrase(minimumArguments)); usage: \(usage)")
         }
+        return ProtocolError(.arguments, "\(name) takes at most \(Self.countPhrase(maximumArguments ?? count)); usage: \(usage)")
     }
 }
 
@@ -242,6 +236,27 @@ struct CommandTable {
     /// name over 8 bytes, which no line's word equals), beside ``commands``:
     /// a plain line's command is found by comparing words.
     private var words: [UInt64] = []
+    /// ``words`` hashed (open addressing, linear probing): a slot holds the
+    /// index + 1 of a command, 0 none. At most a quarter full, so that a
+    /// look-up nearly always reads one slot and one word.
+    private var wordSlots: [Int] = [0]
+    /// How far a word's product with the hash constant is shifted right to
+    /// give its first slot (64 − log2 of the slot count).
+    private var slotShift: UInt64 = 64
+    /// What the gate reads of each command for every request, beside
+    /// ``commands``: plain values, so that reading one counts no reference
+    /// (a ``Command`` holds Strings, an array and maybe a closure).
+    private var gates: [Gate] = []
+
+    private struct Gate {
+        let minimumArguments: Int
+        /// `Int.max`: no upper bound.
+        let maximumArguments: Int
+        let acceptsPayload: Bool
+        let allowedBeforeAuth: Bool
+        /// The handler of a typed command; nil for one of positional Strings.
+        let typed: (any TypedCommand.Type)?
+    }
 
     init(_ commands: [Command]) {
         for command in commands { register(command) }
@@ -252,6 +267,46 @@ struct CommandTable {
         byName[command.name] = commands.count
         commands.append(command)
         words.append(PlainRequestLine.commandWord(command.name.utf8) ?? 0)
+        hashWords()
+        let typed: (any TypedCommand.Type)?
+        switch command.handler {
+        case .positional: typed = nil
+        case .typed(let handler): typed = handler
+        }
+        gates.append(Gate(
+            minimumArguments: command.minimumArguments, maximumArguments: command.maximumArguments ?? Int.max,
+            acceptsPayload: command.acceptsPayload, allowedBeforeAuth: command.allowedBeforeAuth, typed: typed))
+    }
+
+    /// Rebuilds ``wordSlots`` for the words registered so far.
+    private mutating func hashWords() {
+        var bits: UInt64 = 1
+        while 1 << bits < 4 * words.count { bits += 1 }
+        slotShift = 64 - bits
+        wordSlots = [Int](repeating: 0, count: 1 << bits)
+        for (index, word) in words.enumerated() where word != 0 {
+            var slot = firstSlot(of: word)
+            while wordSlots[slot] != 0 { slot = (slot + 1) & (wordSlots.count - 1) }
+            wordSlots[slot] = index + 1
+        }
+    }
+
+    /// Fibonacci hashing: the top bits of the word times 2^64 / φ.
+    @inline(__always)
+    private func firstSlot(of word: UInt64) -> Int {
+        Int(truncatingIfNeeded: (word &* 0x9E37_79B9_7F4A_7C15) >> slotShift)
+    }
+
+    /// The index of the command whose name packs into `word`, if any.
+    @inline(__always)
+    private func index(ofWord word: UInt64) -> Int? {
+        var slot = firstSlot(of: word)
+        while true {
+            let entry = wordSlots[slot]
+            if entry == 0 { return nil }
+            if words[entry - 1] == word { return entry - 1 }
+            slot = (slot + 1) & (wordSlots.count - 1)
+        }
     }
 
     func command(named name: String) -> Command? {
@@ -264,31 +319,47 @@ struct CommandTable {
     }
 
     /// The gate's look-up: the index in ``commands`` of the command
-    /// `input` names (an index, so that the gate reads the entry in place).
+    /// `request` names (an index, so that the gate reads the entry in place).
     ///
     /// - Throws: `UNKNOWN`, suggesting the nearest name.
-    func index(for input: RequestInput) throws -> Int {
-        let index: Int?
-        switch input {
-        case .plain(let line):
-            if let word = line.commandWord {
-                index = words.firstIndex(of: word)
-            } else {
-                index = self.index(named: String(decoding: line.command, as: UTF8.self))
-            }
-        case .parsed(let request):
-            index = self.index(named: request.command)
+    func index<Incoming: IncomingRequest>(for request: Incoming) throws -> Int {
+        if let word = request.commandWord {
+            if let index = index(ofWord: word) { return index }
+        } else if let index = index(named: request.commandName) {
+            return index
         }
-        if let index { return index }
-        let name: String
-        switch input {
-        case .plain(let line): name = String(decoding: line.command, as: UTF8.self)
-        case .parsed(let request): name = request.command
-        }
+        let name = request.commandName
         var message = "unknown command '\(name)'"
         if let near = nearestName(to: name) { message += "; did you mean \(near)?" }
         message += " (HELP lists commands)"
         throw ProtocolError(.unknownCommand, message)
+    }
+
+    /// The gate's checks after the look-up, in this order: `NOAUTH` unless
+    /// the connection has authenticated or the command is allowed before
+    /// it; then `ARGS` for a payload it does not take or a positional count
+    /// outside its arity (counted from the line or the request, without
+    /// making the arguments).
+    func admit<Incoming: IncomingRequest>(_ request: Incoming, to index: Int, isAuthenticated: Bool) throws {
+        let gate = gates[index]
+        if !isAuthenticated && !gate.allowedBeforeAuth {
+            throw ProtocolError(.authenticationRequired, "authentication required: send AUTH <token> first (before it only HELLO, AUTH, PING, HELP and QUIT work)")
+        }
+        if request.hasPayload && !gate.acceptsPayload { throw commands[index].payloadError }
+        let count = request.positionalCount
+        if count < gate.minimumArguments || count > gate.maximumArguments { throw commands[index].arityError(count: count) }
+    }
+
+    /// Reads the arguments of `request` (admitted) and runs the handler of
+    /// the command at `index`.
+    func perform<Incoming: IncomingRequest>(
+        _ index: Int, _ request: Incoming, on connection: Connection, server: Server
+    ) throws -> CommandOutcome {
+        if let typed = gates[index].typed { return try request.perform(typed, on: connection, server: server) }
+        guard case .positional(let handler) = commands[index].handler else {
+            preconditionFailure("command \(commands[index].name) is typed but its gate has no typed handler")
+        }
+        return try handler(request.context(on: connection, server: server))
     }
 
     /// The known name closest to `name` by edit distance, if it is close

@@ -6,15 +6,15 @@ extension Server {
     // MARK: Requests
 
     /// Runs a plain request line (see ``dispatch(_:on:counted:)``).
-    func dispatch(_ line: consuming PlainRequestLine, on connection: Connection) {
-        dispatch(.plain(line), on: connection, counted: true)
+    func dispatch(_ line: PlainRequestLine, on connection: Connection) {
+        dispatch(line, on: connection, counted: true)
     }
 
     /// Runs a parsed request (see ``dispatch(_:on:counted:)``). `isRetry`:
     /// the request ran before and waited for a layout computed off the
     /// loop; it is not counted again in STATS.
     func dispatch(_ request: Request, on connection: Connection, isRetry: Bool = false) {
-        dispatch(.parsed(request), on: connection, counted: !isRetry)
+        dispatch(request, on: connection, counted: !isRetry)
     }
 
     /// The gate every request passes, whatever its framing: counted in
@@ -23,18 +23,17 @@ extension Server {
     /// its handler run, then its reply sent (or deferred, or sent by the
     /// handler itself). Any error is the reply, with the request's tag.
     /// See ``Command``.
-    private func dispatch(_ input: RequestInput, on connection: Connection, counted: Bool) {
+    private func dispatch<Incoming: IncomingRequest>(_ request: Incoming, on connection: Connection, counted: Bool) {
         if counted { statistics.commandsProcessed += 1 }
         do {
-            let index = try commands.index(for: input)
-            try commands.commands[index].admit(input, isAuthenticated: connection.session.isAuthenticated)
-            let invocation = Invocation(input: input, connection: connection, server: self)
-            switch try commands.commands[index].perform(invocation) {
-            case .reply(let reply): connection.reply(reply, tag: invocation.tag)
+            let index = try commands.index(for: request)
+            try commands.admit(request, to: index, isAuthenticated: connection.session.isAuthenticated)
+            switch try commands.perform(index, request, on: connection, server: self) {
+            case .reply(let reply): connection.reply(reply, tag: request.replyTag)
             case .deferred, .sent: break
             }
         } catch {
-            connection.reply(ProtocolError(reporting: error), tag: input.tag)
+            connection.reply(ProtocolError(reporting: error), tag: request.replyTag)
         }
     }
 }

@@ -166,7 +166,7 @@ extension Server {
             let message: String?
         }
 
-        static func arguments(plain line: PlainRequestLine) -> Arguments? {
+        static func arguments(plain line: borrowing PlainRequestLine) -> Arguments? {
             Arguments(message: line.positional(0).map { String(decoding: $0, as: UTF8.self) })
         }
 
@@ -174,7 +174,9 @@ extension Server {
             Arguments(message: request.positional.first)
         }
 
-        static func handle(_ arguments: Arguments, _ invocation: Invocation) throws -> CommandOutcome {
+        static func handle<Incoming: IncomingRequest>(
+            _ arguments: Arguments, of request: Incoming, on connection: Connection, server: Server
+        ) -> CommandOutcome {
             guard let message = arguments.message else { return .reply(Reply("PONG")) }
             return .reply(Reply(ReplyEncoder.quote(message)))
         }

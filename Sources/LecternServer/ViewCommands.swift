@@ -214,9 +214,9 @@ extension Server {
             let point: PointArguments
         }
 
-        static func arguments(plain line: PlainRequestLine) -> Arguments? {
-            guard let id = line.positional(0), let point = line.withArguments(PointArguments.init(plain:)) else { return nil }
-            return Arguments(id: id, point: point)
+        static func arguments(plain line: borrowing PlainRequestLine) -> Arguments? {
+            guard let id = line.positionalIndices(0), let point = line.withArguments(PointArguments.init(plain:)) else { return nil }
+            return Arguments(id: line.bytes[id], point: point)
         }
 
         static func arguments(_ request: Request) throws -> Arguments {
@@ -225,8 +225,10 @@ extension Server {
             return Arguments(id: ArraySlice(positional[0].utf8), point: point)
         }
 
-        static func handle(_ arguments: Arguments, _ invocation: Invocation) throws -> CommandOutcome {
-            try invocation.server.tap(arguments, invocation)
+        static func handle<Incoming: IncomingRequest>(
+            _ arguments: Arguments, of request: Incoming, on connection: Connection, server: Server
+        ) throws -> CommandOutcome {
+            try server.tap(arguments, of: request, on: connection)
         }
     }
 
@@ -234,8 +236,9 @@ extension Server {
     /// (`ERR ARGS` for an invalid id, `ERR NODOC`, `ERR NOVIEW`). A layout
     /// not yet cached is made now for a small document, or off the loop
     /// (the reply deferred, the request run again when it is ready).
-    fileprivate func tap(_ arguments: Tap.Arguments, _ invocation: Invocation) throws -> CommandOutcome {
-        let connection = invocation.connection
+    fileprivate func tap<Incoming: IncomingRequest>(
+        _ arguments: Tap.Arguments, of request: Incoming, on connection: Connection
+    ) throws -> CommandOutcome {
         let point = arguments.point
         guard let reference = arguments.id.withUnsafeBufferPointer({ documentAndView($0, on: connection) }) else {
             // Not found: say why, in the order the checks apply.
@@ -251,7 +254,7 @@ extension Server {
                 guard let layout = view.cache.unretainedLayout(for: document) else { return nil }
                 return layout._withUnsafeGuaranteedRef { layout in
                     let hit = PointHit(document: document, layout: layout, x: point.x, y: point.y, slop: point.slop)
-                    return tap(hit, document: document, layout: layout, connection: connection, tag: invocation.tag)
+                    return tap(hit, document: document, layout: layout, connection: connection, tag: request.replyTag)
                 }
             }
         }
@@ -259,10 +262,10 @@ extension Server {
         // No layout cached for the view: retained references from here.
         let view = reference.takeUnretainedValue()
         let document = view.document
-        guard let layout = layouts.layoutOrDefer(document, spec: view.spec, context: invocation.context()) else { return .deferred }
+        guard let layout = layouts.layoutOrDefer(document, spec: view.spec, context: request.context(on: connection, server: self)) else { return .deferred }
         view.cache.remember(layout, for: document)
         let hit = PointHit(document: document, layout: layout, x: point.x, y: point.y, slop: point.slop)
-        return tap(hit, document: document, layout: layout, connection: connection, tag: invocation.tag)
+        return tap(hit, document: document, layout: layout, connection: connection, tag: request.replyTag)
     }
 
     /// The document `id` names and the connection's view of it (its own
