@@ -159,9 +159,9 @@ struct Command {
     /// Extra lines for `HELP name`.
     let details: [String]
     /// Whether the command takes a literal or heredoc payload.
-    var acceptsPayload = false
+    let acceptsPayload: Bool
     /// Whether the command may run before AUTH (when a token is configured).
-    var allowedBeforeAuth = false
+    let allowedBeforeAuth: Bool
     let handler: Handler
 
     /// How the handler takes its arguments.
