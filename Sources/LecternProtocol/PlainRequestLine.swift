@@ -6,9 +6,10 @@
 ///
 /// Nearly every request a program sends looks like this (`TAP intro 30 10`),
 /// and splitting it costs one pass over its bytes with no allocation. A
-/// command that can answer straight from the bytes (see the server's
-/// `plainHandler`) does; any other command gets ``request()``, which is
-/// exactly what ``RequestParser/parse(_:)`` makes of the same line.
+/// command whose arguments can be read straight from the bytes (the
+/// server's typed commands) reads them so; any other command gets
+/// ``request()``, which is exactly what ``RequestParser/parse(_:)`` makes
+/// of the same line.
 ///
 /// A RESP request whose bulk strings are all such tokens is one too (see
 /// ``init(respElements:tokens:count:positionalCount:)``): its bytes are the
@@ -263,14 +264,24 @@ public struct PlainRequestLine: Equatable, Sendable {
     }
 
     /// Tokens after the command.
-    @usableFromInline var argumentTokens: Range<Int> { (hasTag ? 2 : 1)..<tokenCount }
+    @inlinable var argumentTokens: Range<Int> { (hasTag ? 2 : 1)..<tokenCount }
 
     /// How many `key=value` arguments there are.
     public var keyedCount: Int { argumentTokens.count - positionalCount }
 
     /// The `n`-th positional argument's bytes.
+    @inlinable
     public func positional(_ n: Int) -> ArraySlice<UInt8>? {
-        arguments.positionalRange(n).map { bytes[(bytes.startIndex + $0.lowerBound)..<(bytes.startIndex + $0.upperBound)] }
+        positionalIndices(n).map { bytes[$0] }
+    }
+
+    /// The indices in ``bytes`` of the `n`-th positional argument. For a
+    /// hot path: `line.bytes[indices]` retains the buffer once, where the
+    /// optimizer may copy the whole line to return ``positional(_:)``.
+    @inlinable @inline(__always)
+    public func positionalIndices(_ n: Int) -> Range<Int>? {
+        guard let range = arguments.positionalRange(n) else { return nil }
+        return (bytes.startIndex + range.lowerBound)..<(bytes.startIndex + range.upperBound)
     }
 
     /// The value of the last `key=value` argument whose key is `key` (exact bytes, as ``Request/value(for:)``).
@@ -287,7 +298,7 @@ public struct PlainRequestLine: Equatable, Sendable {
         try bytes.withUnsafeBufferPointer { try body(Arguments(tokens: arguments, buffer: $0)) }
     }
 
-    @usableFromInline var arguments: ArgumentTokens {
+    @inlinable var arguments: ArgumentTokens {
         ArgumentTokens(tokens: tokens, range: argumentTokens, positionalCount: positionalCount)
     }
 
@@ -298,7 +309,7 @@ public struct PlainRequestLine: Equatable, Sendable {
         @usableFromInline let range: Range<Int>
         @usableFromInline let positionalCount: Int
 
-        @usableFromInline
+        @inlinable
         init(tokens: TokenList, range: Range<Int>, positionalCount: Int) {
             self.tokens = tokens
             self.range = range

@@ -72,7 +72,9 @@ import Testing
             #expect(line.positionalCount == parsed.positional.count)
             for (n, value) in parsed.positional.enumerated() {
                 #expect(string(line.positional(n)) == value)
+                #expect(string(line.positionalIndices(n).map { line.bytes[$0] }) == value)
             }
+            #expect(line.positionalIndices(parsed.positional.count) == nil)
             line.withArguments { arguments in
                 #expect(arguments.positionalCount == parsed.positional.count)
                 #expect(arguments.keyedCount == parsed.arguments.count - parsed.positional.count)

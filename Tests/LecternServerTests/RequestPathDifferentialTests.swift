@@ -1,6 +1,7 @@
 // RequestPathDifferentialTests.swift: every request gives the same answer
 // whether it comes as a plain line, a tagged line or a RESP array, and
-// whether a command's fast plain handler (TAP, PING) or the parsed path runs it.
+// whether a command's arguments are read from the plain line's bytes (TAP,
+// PING) or from the parsed request.
 
 import Foundation
 import Testing
@@ -108,7 +109,7 @@ import Testing
     /// TAPs between changes — an edit, an attachment, the connection's own
     /// view, the default view changed by another reader, the document
     /// deleted and put again — so that a view or layout remembered by the
-    /// plain handler is checked against the parsed path's fresh look-up.
+    /// plain path is checked against the parsed path's fresh look-up.
     @Test func tapsAfterEachChangeAnswerAlike() throws {
         let trio = try RequestFormTrio()
         try trio.prepare(FormRequest("PUT c \(Self.quoted(Self.text))"))

@@ -2,7 +2,8 @@
 
 import LecternProtocol
 
-/// What a command handler gets: the request and the connection it came on.
+/// What a handler of positional strings gets: the request and the
+/// connection it came on.
 struct CommandContext {
     let request: Request
     let connection: Connection
@@ -11,11 +12,140 @@ struct CommandContext {
     let arguments: [String]
 }
 
+/// A request as the decoder gave it, at the gate: a ``PlainRequestLine``
+/// (bare words, or a RESP array of them, split in place: its bytes are the
+/// decoder's buffer, read only while it is dispatched) or a parsed
+/// ``Request`` (quotes, escapes, a payload, a long line, or a deferred
+/// request run again).
+///
+/// The gate is generic over the two, not an enum of them, so that a plain
+/// line reaches its handler by reference, never copied.
+protocol IncomingRequest {
+    /// The command name packed by ``PlainRequestLine/commandWord``, when the
+    /// request can give it without making a String.
+    var commandWord: UInt64? { get }
+    /// The command name as written.
+    var commandName: String { get }
+    /// How many positional (not `key=value`) arguments it has, without making them.
+    var positionalCount: Int { get }
+    /// Whether a literal or heredoc payload came with it.
+    var hasPayload: Bool { get }
+    /// The tag to echo on the reply, if any.
+    var replyTag: String? { get }
+    /// The request parsed: itself, or made now from the line's bytes
+    /// (exactly what ``RequestParser`` or ``RESP/request(from:)`` makes of
+    /// them, see ``PlainRequestLine/request()``).
+    func parsed() -> Request
+    /// Runs `command` on this request (``TypedCommand/perform(plain:on:server:)``
+    /// or ``TypedCommand/perform(parsed:on:server:)``).
+    func perform(_ command: any TypedCommand.Type, on connection: Connection, server: Server) throws -> CommandOutcome
+}
+
+extension IncomingRequest {
+    /// What a handler of positional Strings gets. For a plain line the
+    /// request is parsed from its bytes now: a typed handler that defers
+    /// its reply (``LayoutService/layoutOrDefer(_:spec:context:)``) takes
+    /// this, since the line's bytes do not outlive the dispatch.
+    func context(on connection: Connection, server: Server) -> CommandContext {
+        let request = parsed()
+        return CommandContext(request: request, connection: connection, server: server, arguments: request.positional)
+    }
+}
+
+extension PlainRequestLine: IncomingRequest {
+    var commandName: String { String(decoding: command, as: UTF8.self) }
+    var hasPayload: Bool { false }
+    var replyTag: String? { tagString }
+    func parsed() -> Request { request() }
+
+    func perform(_ command: any TypedCommand.Type, on connection: Connection, server: Server) throws -> CommandOutcome {
+        try command.perform(plain: self, on: connection, server: server)
+    }
+}
+
+extension Request: IncomingRequest {
+    var commandWord: UInt64? { nil }
+    var commandName: String { command }
+    var positionalCount: Int {
+        var count = 0
+        for argument in arguments where argument.key == nil { count += 1 }
+        return count
+    }
+    var hasPayload: Bool { payload != nil }
+    var replyTag: String? { tag }
+    func parsed() -> Request { self }
+
+    func perform(_ command: any TypedCommand.Type, on connection: Connection, server: Server) throws -> CommandOutcome {
+        try command.perform(parsed: self, on: connection, server: server)
+    }
+}
+
+/// A command whose handler takes its arguments as typed values (TAP's
+/// document id and point, PING's message). The gate reads them once it has
+/// checked the arity: from a plain line's bytes by ``arguments(plain:)``
+/// when that cheap reader takes them, else from the parsed request by
+/// ``arguments(_:)``; either way the one ``handle(_:of:on:server:)`` runs.
+///
+/// A type, not a closure, so that the table calls it through a witness
+/// table, with no closure context to retain per request.
+protocol TypedCommand {
+    associatedtype Arguments
+    /// The arguments read straight from a plain line's bytes, without
+    /// making Strings where it can; nil declines (a number spelled in a way
+    /// it does not read, a value to reject), and ``arguments(_:)`` then
+    /// reads the line parsed, giving the same values or the error. Must
+    /// never accept what ``arguments(_:)`` would read otherwise.
+    static func arguments(plain line: borrowing PlainRequestLine) -> Arguments?
+    /// The arguments of a parsed request (its positional count within the
+    /// arity), or the error (`ERR NUMBER`, `ERR ARGS`…).
+    static func arguments(_ request: Request) throws -> Arguments
+    /// Runs the command on its arguments; `request` is what they were read
+    /// from (for its tag, or parsed for a reply that waits).
+    static func handle<Incoming: IncomingRequest>(
+        _ arguments: Arguments, of request: Incoming, on connection: Connection, server: Server
+    ) throws -> CommandOutcome
+    /// Reads a plain line's arguments and runs ``handle(_:of:on:server:)``;
+    /// the default implementation is the only one.
+    static func perform(plain line: PlainRequestLine, on connection: Connection, server: Server) throws -> CommandOutcome
+    /// Reads a parsed request's arguments and runs ``handle(_:of:on:server:)``;
+    /// the default implementation is the only one.
+    static func perform(parsed request: Request, on connection: Connection, server: Server) throws -> CommandOutcome
+}
+
+extension TypedCommand {
+    static func perform(plain line: PlainRequestLine, on connection: Connection, server: Server) throws -> CommandOutcome {
+        guard let arguments = arguments(plain: line) else {
+            // Declined: the line parsed (and that request kept, should the reply wait).
+            return try perform(parsed: line.request(), on: connection, server: server)
+        }
+        return try handle(arguments, of: line, on: connection, server: server)
+    }
+
+    static func perform(parsed request: Request, on connection: Connection, server: Server) throws -> CommandOutcome {
+        try handle(arguments(request), of: request, on: connection, server: server)
+    }
+}
+
 /// One command: name, arity, syntax, summary and handler, in one place.
 ///
 /// Dispatch, argument-count errors, `HELP`, `HELP name` and the check that
 /// protocol/PROTOCOL.md documents every command are all driven by this, as
 /// Redis drives everything from its command table.
+///
+/// Every request, whatever its framing (plain line, tagged line, RESP2/3),
+/// passes one gate (``Server/dispatch(_:on:counted:)``, generic over the
+/// ``IncomingRequest``, a plain line or a parsed request): the command looked
+/// up (``CommandTable/index(for:)``, `UNKNOWN`) → ``CommandTable/admit(_:to:isAuthenticated:)``:
+/// `NOAUTH` unless the connection has authenticated or the command is
+/// ``allowedBeforeAuth``, then the payload and the positional count checked
+/// against the arity (`ARGS`) → the arguments read and the handler run
+/// (``CommandTable/perform(_:_:on:server:)``) → the reply; STATS counts the request
+/// there, once. A handler
+/// of positional strings gets them as a ``CommandContext``; a
+/// ``TypedCommand`` gets typed arguments, read from a plain line's bytes
+/// when its cheap reader takes them and from the parsed request otherwise:
+/// a faster path is only a cheaper argument reader in front of the same
+/// handler, never a second gate.
 struct Command {
     /// Upper-case name; requests match it case-insensitively.
     let name: String
@@ -29,37 +159,103 @@ struct Command {
     /// Extra lines for `HELP name`.
     let details: [String]
     /// Whether the command takes a literal or heredoc payload.
-    var acceptsPayload = false
+    let acceptsPayload: Bool
     /// Whether the command may run before AUTH (when a token is configured).
-    var allowedBeforeAuth = false
-    let handler: (CommandContext) throws -> CommandOutcome
-    /// An optional second way in, for the hottest commands: answers a
-    /// ``PlainRequestLine`` straight from its bytes, without a ``Request``.
-    /// It returns false, having done nothing, for any line it does not
-    /// fully handle (an error to report, a layout still to compute), and
-    /// ``handler`` then runs on the parsed request, so both ways give the
-    /// same reply. Runs only on authenticated connections.
-    var plainHandler: PlainHandler?
+    let allowedBeforeAuth: Bool
+    let handler: Handler
 
-    typealias PlainHandler = (Server, PlainRequestLine, Connection) -> Bool
+    /// How the handler takes its arguments.
+    enum Handler {
+        /// As positional Strings of the parsed request (the gate parses a plain line first).
+        case positional((CommandContext) throws -> CommandOutcome)
+        /// As typed values (see ``TypedCommand``).
+        case typed(any TypedCommand.Type)
+    }
+
+    /// A command whose handler takes the request's positional Strings.
+    init(
+        name: String, syntax: String, minimumArguments: Int, maximumArguments: Int?, summary: String, details: [String],
+        acceptsPayload: Bool = false, allowedBeforeAuth: Bool = false,
+        handler: @escaping (CommandContext) throws -> CommandOutcome
+    ) {
+        self.init(
+            name: name, syntax: syntax, minimumArguments: minimumArguments, maximumArguments: maximumArguments,
+            summary: summary, details: details, acceptsPayload: acceptsPayload, allowedBeforeAuth: allowedBeforeAuth,
+            handler: .positional(handler))
+    }
+
+    /// A command whose handler takes typed arguments.
+    init(
+        name: String, syntax: String, minimumArguments: Int, maximumArguments: Int?, summary: String, details: [String],
+        acceptsPayload: Bool = false, allowedBeforeAuth: Bool = false, typed command: any TypedCommand.Type
+    ) {
+        self.init(
+            name: name, syntax: syntax, minimumArguments: minimumArguments, maximumArguments: maximumArguments,
+            summary: summary, details: details, acceptsPayload: acceptsPayload, allowedBeforeAuth: allowedBeforeAuth,
+            handler: .typed(command))
+    }
+
+    private init(
+        name: String, syntax: String, minimumArguments: Int, maximumArguments: Int?, summary: String, details: [String],
+        acceptsPayload: Bool, allowedBeforeAuth: Bool, handler: Handler
+    ) {
+        self.name = name
+        self.syntax = syntax
+        self.minimumArguments = minimumArguments
+        self.maximumArguments = maximumArguments
+        self.summary = summary
+        self.details = details
+        self.acceptsPayload = acceptsPayload
+        self.allowedBeforeAuth = allowedBeforeAuth
+        self.handler = handler
+    }
 
     var usage: String { syntax.isEmpty ? name : "\(name) \(syntax)" }
+
+    private static func countPhrase(_ n: Int) -> String { n == 1 ? "1 argument" : "\(n) arguments" }
+
+    /// `ARGS` for a payload the command does not take.
+    fileprivate var payloadError: ProtocolError {
+        ProtocolError(.arguments, "\(name) takes no literal or heredoc payload; usage: \(usage)")
+    }
+
+    /// `ARGS` for `count` positional arguments, outside the arity.
+    fileprivate func arityError(count: Int) -> ProtocolError {
+        if count < minimumArguments {
+            return ProtocolError(.arguments, "\(name) needs \(Self.countPhrase(minimumArguments)); usage: \(usage)")
+        }
+        return ProtocolError(.arguments, "\(name) takes at most \(Self.countPhrase(maximumArguments ?? count)); usage: \(usage)")
+    }
 }
 
 /// The command table: lookup by name, and the errors for names and arity.
 struct CommandTable {
     private(set) var commands: [Command] = []
     private var byName: [String: Int] = [:]
-    /// The commands that have a ``Command/plainHandler``, by their names'
-    /// ``PlainRequestLine/commandWord``.
-    private var plainHandlers: [PlainEntry] = []
+    /// Each command's name as a ``PlainRequestLine/commandWord`` (0 for a
+    /// name over 8 bytes, which no line's word equals), beside ``commands``:
+    /// a plain line's command is found by comparing words.
+    private var words: [UInt64] = []
+    /// ``words`` hashed (open addressing, linear probing): a slot holds the
+    /// index + 1 of a command, 0 none. At most a quarter full, so that a
+    /// look-up nearly always reads one slot and one word.
+    private var wordSlots: [Int] = [0]
+    /// How far a word's product with the hash constant is shifted right to
+    /// give its first slot (64 − log2 of the slot count).
+    private var slotShift: UInt64 = 64
+    /// What the gate reads of each command for every request, beside
+    /// ``commands``: plain values, so that reading one counts no reference
+    /// (a ``Command`` holds Strings, an array and maybe a closure).
+    private var gates: [Gate] = []
 
-    /// A named struct, not a tuple: a closure in an array's tuple is kept
-    /// behind a reabstraction thunk, whose context is retained and released
-    /// on every call.
-    private struct PlainEntry {
-        let name: UInt64
-        let handler: Command.PlainHandler
+    private struct Gate {
+        let minimumArguments: Int
+        /// `Int.max`: no upper bound.
+        let maximumArguments: Int
+        let acceptsPayload: Bool
+        let allowedBeforeAuth: Bool
+        /// The handler of a typed command; nil for one of positional Strings.
+        let typed: (any TypedCommand.Type)?
     }
 
     init(_ commands: [Command]) {
@@ -70,48 +266,100 @@ struct CommandTable {
         precondition(byName[command.name] == nil, "command \(command.name) declared twice")
         byName[command.name] = commands.count
         commands.append(command)
-        if let handler = command.plainHandler {
-            guard let word = PlainRequestLine.commandWord(command.name.utf8) else {
-                preconditionFailure("command \(command.name) has a plain handler but a name over 8 bytes")
-            }
-            plainHandlers.append(PlainEntry(name: word, handler: handler))
+        words.append(PlainRequestLine.commandWord(command.name.utf8) ?? 0)
+        hashWords()
+        let typed: (any TypedCommand.Type)?
+        switch command.handler {
+        case .positional: typed = nil
+        case .typed(let handler): typed = handler
+        }
+        gates.append(Gate(
+            minimumArguments: command.minimumArguments, maximumArguments: command.maximumArguments ?? Int.max,
+            acceptsPayload: command.acceptsPayload, allowedBeforeAuth: command.allowedBeforeAuth, typed: typed))
+    }
+
+    /// Rebuilds ``wordSlots`` for the words registered so far.
+    private mutating func hashWords() {
+        var bits: UInt64 = 1
+        while 1 << bits < 4 * words.count { bits += 1 }
+        slotShift = 64 - bits
+        wordSlots = [Int](repeating: 0, count: 1 << bits)
+        for (index, word) in words.enumerated() where word != 0 {
+            var slot = firstSlot(of: word)
+            while wordSlots[slot] != 0 { slot = (slot + 1) & (wordSlots.count - 1) }
+            wordSlots[slot] = index + 1
         }
     }
 
-    /// The plain handler of the command `line` names, if it has one.
-    func plainHandler(for line: PlainRequestLine) -> Command.PlainHandler? {
-        guard let word = line.commandWord else { return nil }
-        for entry in plainHandlers where entry.name == word { return entry.handler }
-        return nil
+    /// Fibonacci hashing: the top bits of the word times 2^64 / φ.
+    @inline(__always)
+    private func firstSlot(of word: UInt64) -> Int {
+        Int(truncatingIfNeeded: (word &* 0x9E37_79B9_7F4A_7C15) >> slotShift)
+    }
+
+    /// The index of the command whose name packs into `word`, if any.
+    @inline(__always)
+    private func index(ofWord word: UInt64) -> Int? {
+        var slot = firstSlot(of: word)
+        while true {
+            let entry = wordSlots[slot]
+            if entry == 0 { return nil }
+            if words[entry - 1] == word { return entry - 1 }
+            slot = (slot + 1) & (wordSlots.count - 1)
+        }
     }
 
     func command(named name: String) -> Command? {
-        // Clients nearly always send the canonical upper case: try it as is first.
-        if let index = byName[name] { return commands[index] }
-        return byName[name.uppercased()].map { commands[$0] }
+        index(named: name).map { commands[$0] }
     }
 
-    /// Finds the command for `request` and checks its positional arity.
+    private func index(named name: String) -> Int? {
+        // Clients nearly always send the canonical upper case: try it as is first.
+        byName[name] ?? byName[name.uppercased()]
+    }
+
+    /// The gate's look-up: the index in ``commands`` of the command
+    /// `request` names (an index, so that the gate reads the entry in place).
     ///
-    /// - Throws: `UNKNOWN` (suggesting the nearest name) or `ARGS` (with usage).
-    func resolve(_ request: Request) throws -> (Command, [String]) {
-        guard let command = command(named: request.command) else {
-            var message = "unknown command '\(request.command)'"
-            if let near = nearestName(to: request.command) { message += "; did you mean \(near)?" }
-            message += " (HELP lists commands)"
-            throw ProtocolError(.unknownCommand, message)
+    /// - Throws: `UNKNOWN`, suggesting the nearest name.
+    func index<Incoming: IncomingRequest>(for request: Incoming) throws -> Int {
+        if let word = request.commandWord {
+            if let index = index(ofWord: word) { return index }
+        } else if let index = index(named: request.commandName) {
+            return index
         }
-        if request.payload != nil && !command.acceptsPayload {
-            throw ProtocolError(.arguments, "\(command.name) takes no literal or heredoc payload; usage: \(command.usage)")
+        let name = request.commandName
+        var message = "unknown command '\(name)'"
+        if let near = nearestName(to: name) { message += "; did you mean \(near)?" }
+        message += " (HELP lists commands)"
+        throw ProtocolError(.unknownCommand, message)
+    }
+
+    /// The gate's checks after the look-up, in this order: `NOAUTH` unless
+    /// the connection has authenticated or the command is allowed before
+    /// it; then `ARGS` for a payload it does not take or a positional count
+    /// outside its arity (counted from the line or the request, without
+    /// making the arguments).
+    func admit<Incoming: IncomingRequest>(_ request: Incoming, to index: Int, isAuthenticated: Bool) throws {
+        let gate = gates[index]
+        if !isAuthenticated && !gate.allowedBeforeAuth {
+            throw ProtocolError(.authenticationRequired, "authentication required: send AUTH <token> first (before it only HELLO, AUTH, PING, HELP and QUIT work)")
         }
-        let arguments = request.positional
-        if arguments.count < command.minimumArguments {
-            throw ProtocolError(.arguments, "\(command.name) needs \(countPhrase(command.minimumArguments)); usage: \(command.usage)")
+        if request.hasPayload && !gate.acceptsPayload { throw commands[index].payloadError }
+        let count = request.positionalCount
+        if count < gate.minimumArguments || count > gate.maximumArguments { throw commands[index].arityError(count: count) }
+    }
+
+    /// Reads the arguments of `request` (admitted) and runs the handler of
+    /// the command at `index`.
+    func perform<Incoming: IncomingRequest>(
+        _ index: Int, _ request: Incoming, on connection: Connection, server: Server
+    ) throws -> CommandOutcome {
+        if let typed = gates[index].typed { return try request.perform(typed, on: connection, server: server) }
+        guard case .positional(let handler) = commands[index].handler else {
+            preconditionFailure("command \(commands[index].name) is typed but its gate has no typed handler")
         }
-        if let maximum = command.maximumArguments, arguments.count > maximum {
-            throw ProtocolError(.arguments, "\(command.name) takes at most \(countPhrase(maximum)); usage: \(command.usage)")
-        }
-        return (command, arguments)
+        return try handler(request.context(on: connection, server: server))
     }
 
     /// The known name closest to `name` by edit distance, if it is close
@@ -123,7 +371,6 @@ struct CommandTable {
         return best.1 <= max(1, typed.count / 3) ? best.0 : nil
     }
 
-    private func countPhrase(_ n: Int) -> String { n == 1 ? "1 argument" : "\(n) arguments" }
 }
 
 /// Optimal string alignment distance (Levenshtein plus adjacent

@@ -13,10 +13,8 @@ enum PointHit {
 
     /// The `<x> <y> [slop=<pt>]` arguments of TAP and SELECT.
     static func arguments(_ context: CommandContext) throws -> (x: Double, y: Double, slop: Double) {
-        let x = try Wire.double(context.arguments[1], "x", in: Wire.coordinateRange, unit: "points")
-        let y = try Wire.double(context.arguments[2], "y", in: Wire.coordinateRange, unit: "points")
-        let slop = try context.request.value(for: "slop").map { try Wire.double($0, "slop", in: Wire.lengthRange, unit: "points") } ?? 0
-        return (x, y, slop)
+        let point = try PointArguments(context.request, positional: context.arguments)
+        return (point.x, point.y, point.slop)
     }
 
     /// Hit-tests (x, y): inside a glyph's or attachment's box, or within `slop` of it, is a hit.
@@ -39,5 +37,39 @@ enum PointHit {
     /// `miss distance=… nearest=…` for the reply.
     static func missFacts(distance: Double, nearest: Sentence?) -> String {
         "miss distance=\(Wire.number(distance)) nearest=\(nearest.map { String($0.number) } ?? "none")"
+    }
+}
+
+/// The point of a TAP or SELECT: `<x> <y>` as the second and third
+/// positional arguments, and `slop=<pt>` (default 0), read once.
+struct PointArguments {
+    let x: Double
+    let y: Double
+    let slop: Double
+
+    /// From a parsed request and its positional arguments (at least three,
+    /// as the arity has checked): `ERR NUMBER` naming the first bad one.
+    init(_ request: Request, positional: [String]) throws {
+        x = try Wire.double(positional[1], "x", in: Wire.coordinateRange, unit: "points")
+        y = try Wire.double(positional[2], "y", in: Wire.coordinateRange, unit: "points")
+        slop = try request.value(for: "slop").map { try Wire.double($0, "slop", in: Wire.lengthRange, unit: "points") } ?? 0
+    }
+
+    /// From a plain line's arguments, read in place by
+    /// ``Wire/plainDouble(_:in:)``; nil when it declines a number (another
+    /// spelling such as `1e1` or `+3`, or out of range), for
+    /// ``init(_:positional:)`` to read or reject.
+    init?(plain arguments: PlainRequestLine.Arguments) {
+        guard let x = arguments.positional(1).flatMap({ Wire.plainDouble($0, in: Wire.coordinateRange) }),
+            let y = arguments.positional(2).flatMap({ Wire.plainDouble($0, in: Wire.coordinateRange) })
+        else { return nil }
+        var slop = 0.0
+        if arguments.keyedCount > 0, let text = arguments.value(for: "slop") {
+            guard let value = Wire.plainDouble(text, in: Wire.lengthRange) else { return nil }
+            slop = value
+        }
+        self.x = x
+        self.y = y
+        self.slop = slop
     }
 }

@@ -5,35 +5,35 @@ import LecternProtocol
 extension Server {
     // MARK: Requests
 
-    /// Runs one request's command and sends its reply (or defers it).
-    /// `isRetry`: the request ran before and waited for a layout computed
-    /// off the loop; it is not counted again in STATS.
+    /// Runs a plain request line (see ``dispatch(_:on:counted:)``).
+    func dispatch(_ line: PlainRequestLine, on connection: Connection) {
+        dispatch(line, on: connection, counted: true)
+    }
+
+    /// Runs a parsed request (see ``dispatch(_:on:counted:)``). `isRetry`:
+    /// the request ran before and waited for a layout computed off the
+    /// loop; it is not counted again in STATS.
     func dispatch(_ request: Request, on connection: Connection, isRetry: Bool = false) {
-        if !isRetry { statistics.commandsProcessed += 1 }
+        dispatch(request, on: connection, counted: !isRetry)
+    }
+
+    /// The gate every request passes, whatever its framing: counted in
+    /// STATS (unless `counted` is false: a retry), its command looked up,
+    /// admitted (authentication, payload, arity), its arguments read and
+    /// its handler run, then its reply sent (or deferred, or sent by the
+    /// handler itself). Any error is the reply, with the request's tag.
+    /// See ``Command``.
+    private func dispatch<Incoming: IncomingRequest>(_ request: Incoming, on connection: Connection, counted: Bool) {
+        if counted { statistics.commandsProcessed += 1 }
         do {
-            let (command, arguments) = try commands.resolve(request)
-            if !connection.session.isAuthenticated && !command.allowedBeforeAuth {
-                throw ProtocolError(.authenticationRequired, "authentication required: send AUTH <token> first (before it only HELLO, AUTH, PING, HELP and QUIT work)")
-            }
-            let context = CommandContext(request: request, connection: connection, server: self, arguments: arguments)
-            switch try command.handler(context) {
-            case .reply(let reply): connection.reply(reply, tag: request.tag)
+            let index = try commands.index(for: request)
+            try commands.admit(request, to: index, isAuthenticated: connection.session.isAuthenticated)
+            switch try commands.perform(index, request, on: connection, server: self) {
+            case .reply(let reply): connection.reply(reply, tag: request.replyTag)
             case .deferred, .sent: break
             }
         } catch {
-            connection.reply(ProtocolError(reporting: error), tag: request.tag)
+            connection.reply(ProtocolError(reporting: error), tag: request.replyTag)
         }
-    }
-}
-
-extension Server {
-    /// Runs a plain request line: through its command's plain handler when
-    /// it has one that takes the line, else parsed and dispatched as usual.
-    func dispatch(_ line: PlainRequestLine, on connection: Connection) {
-        if connection.session.isAuthenticated, let handler = commands.plainHandler(for: line), handler(self, line, connection) {
-            statistics.commandsProcessed += 1
-            return
-        }
-        dispatch(line.request(), on: connection)
     }
 }

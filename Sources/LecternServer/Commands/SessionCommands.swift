@@ -112,17 +112,7 @@ extension Server {
             name: "PING", syntax: "[message]", minimumArguments: 0, maximumArguments: 1,
             summary: "Checks that the daemon answers: OK PONG, or OK and the message quoted.",
             details: ["PING        -> OK PONG", "PING \"hi\"   -> OK \"hi\""],
-            allowedBeforeAuth: true,
-            handler: { context in
-                guard let message = context.arguments.first else { return .reply(Reply("PONG")) }
-                return .reply(Reply(ReplyEncoder.quote(message)))
-            },
-            // Health checks and keep-alives send a bare PING, often: answered without a Request.
-            plainHandler: { _, line, connection in
-                guard line.positionalCount == 0, line.keyedCount == 0 else { return false }
-                connection.reply(Reply("PONG"), tag: line.tagString)
-                return true
-            }),
+            allowedBeforeAuth: true, typed: Ping.self),
         Command(
             name: "HELP", syntax: "[command]", minimumArguments: 0, maximumArguments: 1,
             summary: "Lists the commands, or explains one.",
@@ -167,4 +157,28 @@ extension Server {
                 return .reply(reply)
             }),
     ]
+
+    /// PING's handler. Health checks and keep-alives send a bare PING,
+    /// often: read from a plain line, it makes no String.
+    fileprivate enum Ping: TypedCommand {
+        /// The message to echo, or nil for PONG.
+        struct Arguments {
+            let message: String?
+        }
+
+        static func arguments(plain line: borrowing PlainRequestLine) -> Arguments? {
+            Arguments(message: line.positional(0).map { String(decoding: $0, as: UTF8.self) })
+        }
+
+        static func arguments(_ request: Request) throws -> Arguments {
+            Arguments(message: request.positional.first)
+        }
+
+        static func handle<Incoming: IncomingRequest>(
+            _ arguments: Arguments, of request: Incoming, on connection: Connection, server: Server
+        ) -> CommandOutcome {
+            guard let message = arguments.message else { return .reply(Reply("PONG")) }
+            return .reply(Reply(ReplyEncoder.quote(message)))
+        }
+    }
 }

@@ -62,14 +62,7 @@ extension Server {
                 "TAP intro 40 12  -> * sentence 0 … / * rects 0,0,31.5,17 / * outline … / OK TAP hit sentence=0 offset=3 side=trailing distance=0",
                 "A point off the text: OK TAP miss distance=<pt> nearest=<sentence>; slop=<pt> counts near misses as hits.",
             ],
-            handler: { context in
-                let (x, y, slop) = try PointHit.arguments(context)
-                return try context.withView(outcome: { document, layout in
-                    context.server.tap(PointHit(document: document, layout: layout, x: x, y: y, slop: slop),
-                                       document: document, layout: layout, connection: context.connection, tag: context.request.tag)
-                })
-            },
-            plainHandler: { server, line, connection in server.tap(line, on: connection) }),
+            typed: Tap.self),
         Command(
             name: "RECTS", syntax: "<id> <sentence>", minimumArguments: 2, maximumArguments: 2,
             summary: "A sentence's highlight in the view: one rect per line fragment, and the outline of their union.",
@@ -211,40 +204,68 @@ extension Server {
         }
     }
 
-    /// TAP from a plain line (see ``Command/plainHandler``): the common
-    /// case of a view whose layout is ready, read without making Strings.
-    /// Anything else (an argument to reject, a number in another spelling,
-    /// no such document or view, a layout to compute) is left to the
-    /// parsed request's handler.
-    fileprivate func tap(_ line: PlainRequestLine, on connection: Connection) -> Bool {
-        line.withArguments { arguments in
-            guard arguments.positionalCount == 3, let id = arguments.positional(0),
-                let x = arguments.positional(1).flatMap({ Wire.plainDouble($0, in: Wire.coordinateRange) }),
-                let y = arguments.positional(2).flatMap({ Wire.plainDouble($0, in: Wire.coordinateRange) })
-            else { return false }
-            var slop = 0.0
-            if arguments.keyedCount > 0, let text = arguments.value(for: "slop") {
-                guard let value = Wire.plainDouble(text, in: Wire.lengthRange) else { return false }
-                slop = value
-            }
-            // Reached without retains: the session holds the remembered
-            // view, the registry the document and the cache the layout for
-            // the whole of this call (nothing below replaces them).
-            guard let view = documentAndView(id, on: connection) else { return false }
-            return view._withUnsafeGuaranteedRef { view in
-                Unmanaged.passUnretained(view.document)._withUnsafeGuaranteedRef { document in
-                    guard let layout = view.cache.unretainedLayout(for: document) else { return false }
-                    return layout._withUnsafeGuaranteedRef { layout in
-                        let point = PointHit(document: document, layout: layout, x: x, y: y, slop: slop)
-                        let tag = line.tagString
-                        if case .reply(let reply) = tap(point, document: document, layout: layout, connection: connection, tag: tag) {
-                            connection.reply(reply, tag: tag)
-                        }
-                        return true
-                    }
+    /// TAP's handler, one for every framing: the document id and the point
+    /// read from a plain line's bytes without making Strings when the
+    /// numbers are in their common spelling, else from the parsed request.
+    fileprivate enum Tap: TypedCommand {
+        struct Arguments {
+            /// The document id as sent, not yet checked (the look-up checks it).
+            let id: ArraySlice<UInt8>
+            let point: PointArguments
+        }
+
+        static func arguments(plain line: borrowing PlainRequestLine) -> Arguments? {
+            guard let id = line.positionalIndices(0), let point = line.withArguments(PointArguments.init(plain:)) else { return nil }
+            return Arguments(id: line.bytes[id], point: point)
+        }
+
+        static func arguments(_ request: Request) throws -> Arguments {
+            let positional = request.positional
+            let point = try PointArguments(request, positional: positional)
+            return Arguments(id: ArraySlice(positional[0].utf8), point: point)
+        }
+
+        static func handle<Incoming: IncomingRequest>(
+            _ arguments: Arguments, of request: Incoming, on connection: Connection, server: Server
+        ) throws -> CommandOutcome {
+            try server.tap(arguments, of: request, on: connection)
+        }
+    }
+
+    /// TAP: the point hit-tested in the connection's view of the document
+    /// (`ERR ARGS` for an invalid id, `ERR NODOC`, `ERR NOVIEW`). A layout
+    /// not yet cached is made now for a small document, or off the loop
+    /// (the reply deferred, the request run again when it is ready).
+    fileprivate func tap<Incoming: IncomingRequest>(
+        _ arguments: Tap.Arguments, of request: Incoming, on connection: Connection
+    ) throws -> CommandOutcome {
+        let point = arguments.point
+        guard let reference = arguments.id.withUnsafeBufferPointer({ documentAndView($0, on: connection) }) else {
+            // Not found: say why, in the order the checks apply.
+            let id = try Wire.documentID(String(decoding: arguments.id, as: UTF8.self))
+            _ = try documents.require(id)
+            throw LecternProtocolError.noView(id)
+        }
+        // Reached without retains: the session holds the remembered
+        // view, the registry the document and the cache the layout for
+        // the whole of this call (nothing below replaces them).
+        let answered = reference._withUnsafeGuaranteedRef { view in
+            Unmanaged.passUnretained(view.document)._withUnsafeGuaranteedRef { document -> CommandOutcome? in
+                guard let layout = view.cache.unretainedLayout(for: document) else { return nil }
+                return layout._withUnsafeGuaranteedRef { layout in
+                    let hit = PointHit(document: document, layout: layout, x: point.x, y: point.y, slop: point.slop)
+                    return tap(hit, document: document, layout: layout, connection: connection, tag: request.replyTag)
                 }
             }
         }
+        if let answered { return answered }
+        // No layout cached for the view: retained references from here.
+        let view = reference.takeUnretainedValue()
+        let document = view.document
+        guard let layout = layouts.layoutOrDefer(document, spec: view.spec, context: request.context(on: connection, server: self)) else { return .deferred }
+        view.cache.remember(layout, for: document)
+        let hit = PointHit(document: document, layout: layout, x: point.x, y: point.y, slop: point.slop)
+        return tap(hit, document: document, layout: layout, connection: connection, tag: request.replyTag)
     }
 
     /// The document `id` names and the connection's view of it (its own

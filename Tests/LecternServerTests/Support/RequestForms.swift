@@ -207,7 +207,7 @@ extension LineClient {
 /// the same requests in the same order: untagged lines, tagged lines, RESP
 /// arrays, and untagged lines padded with trailing spaces past
 /// `PlainRequestLine.maximumLength` (so that they are parsed into a
-/// `Request` and never reach a command's plain handler). Their state stays
+/// `Request` and never reach a command's cheap plain-line argument reader). Their state stays
 /// the same while the requests mean the same, so even requests that
 /// change state can be compared.
 final class RequestFormTrio {
@@ -300,7 +300,7 @@ final class RequestFormTrio {
         let name = request.text
         func note(_ what: String) { differences.append(Difference(request: name, what: what)) }
 
-        // Byte for byte: the plain path (a command's plain handler when it
+        // Byte for byte: the plain path (a typed command's cheap reader when it
         // takes the line) and the parsed path give the same reply.
         if parsedReply != plainReply {
             note("parsed-path reply\n\(parsedReply.map(\.description) ?? "closed")\nis not the plain reply\n\(plainReply.map(\.description) ?? "closed")")
