@@ -3,13 +3,6 @@
 // ../shared/ARCHITECTURE.md for the map of modules below.
 import PackageDescription
 
-// The modules on the request path (and the load tool) are built for
-// release without run-time exclusivity checks: every access to a class's
-// stored property otherwise costs a thread-local lookup, on every request.
-// Debug builds (the tests) keep the checks, so a violation is still caught
-// there.
-let releaseHotPath: [SwiftSetting] = [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
-
 let package = Package(
     name: "Lectern",
     // For LecternClient on Apple platforms (Duration, Clock); Linux ignores this.
@@ -52,7 +45,7 @@ let package = Package(
         // libuv handle ownership, shared by the daemon and the load tool.
         .target(name: "LecternUV", dependencies: ["CUV"]),
         .target(name: "LecternText", dependencies: ["CICU"]),
-        .target(name: "LecternLayout", dependencies: ["LecternText", "CHarfBuzz", "CICU"], swiftSettings: releaseHotPath),
+        .target(name: "LecternLayout", dependencies: ["LecternText", "CHarfBuzz", "CICU"]),
         // LecternProtocol and LecternClient are the SDK's closure: no unsafe
         // flags (SwiftPM refuses them in a dependency pinned by version) and
         // no Linux-only import outside `#if canImport` (PortabilityTests).
@@ -62,8 +55,7 @@ let package = Package(
         .target(name: "LecternStore", dependencies: ["CSQLite"]),
         .target(
             name: "LecternServer",
-            dependencies: ["LecternText", "LecternLayout", "LecternProtocol", "LecternStore", "LecternUV", "CUV"],
-            swiftSettings: releaseHotPath
+            dependencies: ["LecternText", "LecternLayout", "LecternProtocol", "LecternStore", "LecternUV", "CUV"]
         ),
         // Swift 6 mode here, so the compiler holds the SDK's public API to
         // strict Sendable checking; apps may use either mode.
@@ -78,8 +70,7 @@ let package = Package(
         .executableTarget(name: "store-crash-helper", dependencies: ["LecternStore", "LecternRandom"]),
         // The load tool too: its cost per reply shares the cores with the server it measures.
         .executableTarget(
-            name: "lectern-load", dependencies: ["CUV", "LecternUV", "LecternProtocol", "LecternRandom"], path: "Sources/lectern-load",
-            swiftSettings: releaseHotPath),
+            name: "lectern-load", dependencies: ["CUV", "LecternUV", "LecternProtocol", "LecternRandom"], path: "Sources/lectern-load"),
 
         // The daemon's CPU per request, in process (see BENCHMARKS.md).
         .executableTarget(name: "bench-requests", dependencies: ["LecternServer"], path: "Sources/bench-requests"),
