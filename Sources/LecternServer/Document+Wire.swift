@@ -48,7 +48,14 @@ extension DocumentText {
 
 extension Document {
     /// A UTF-16 offset in `unit` (see ``DocumentText/wireOffset(_:unit:)``).
-    func wireOffset(_ offset: Int, unit: OffsetUnit) -> Int { text.wireOffset(offset, unit: unit) }
+    ///
+    /// The common unit is answered from one stored number read in place:
+    /// calling a method of ``text`` copies the whole value out of the class
+    /// first (a dozen retains and releases, a tenth of a TAP).
+    func wireOffset(_ offset: Int, unit: OffsetUnit) -> Int {
+        if unit == .utf16, offset >= 0, offset <= text.indexMap.utf16Length { return offset }
+        return text.wireOffset(offset, unit: unit)
+    }
 
     func wireRange(_ range: Range<Int>, unit: OffsetUnit) -> String { text.wireRange(range, unit: unit) }
 
