@@ -4,6 +4,7 @@
 
 import LecternLayout
 import LecternText
+import Synchronization
 
 /// A layout of one document as the daemon's caches hand it out: the layout,
 /// the document stamp it was made for, and the highlights formatted in it.
@@ -138,12 +139,12 @@ final class View {
 ///
 /// Loop thread only.
 final class LayoutCache {
-    /// The last stamp given out (loop thread only).
-    private nonisolated(unsafe) static var stamps: UInt64 = 0
+    /// The last stamp given out. Atomic, so that documents made on other
+    /// threads (at start-up, in tests) never share one.
+    private static let stamps = Atomic<UInt64>(0)
 
     private static func nextStamp() -> UInt64 {
-        stamps += 1
-        return stamps
+        stamps.wrappingAdd(1, ordering: .relaxed).newValue
     }
 
     /// What everything cached about the document must carry to be current.
