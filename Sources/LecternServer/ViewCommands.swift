@@ -1,6 +1,5 @@
 // ViewCommands.swift: VIEW, LINES, TAP, RECTS, CARET, ATTACH, DETACH.
 
-import Glibc
 import LecternLayout
 import LecternProtocol
 import LecternText
