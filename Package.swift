@@ -3,13 +3,6 @@
 // ../shared/ARCHITECTURE.md for the map of modules below.
 import PackageDescription
 
-// The modules on the request path (and the load tool) are built for
-// release without run-time exclusivity checks: every access to a class's
-// stored property otherwise costs a thread-local lookup, on every request.
-// Debug builds (the tests) keep the checks, so a violation is still caught
-// there.
-let releaseHotPath: [SwiftSetting] = [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
-
 let package = Package(
     name: "Lectern",
     // For LecternClient on Apple platforms (Duration, Clock); Linux ignores this.
@@ -55,7 +48,7 @@ let package = Package(
         // Rect, Point and EdgeInsets: defined once for the layout and the
         // SDK (which re-exports them), so part of the SDK's closure too.
         .target(name: "LecternGeometry", swiftSettings: [.swiftLanguageMode(.v6)]),
-        .target(name: "LecternLayout", dependencies: ["LecternText", "LecternGeometry", "CHarfBuzz", "CICU"], swiftSettings: releaseHotPath),
+        .target(name: "LecternLayout", dependencies: ["LecternText", "LecternGeometry", "CHarfBuzz", "CICU"]),
         // LecternProtocol, LecternGeometry and LecternClient are the SDK's
         // closure: no unsafe flags (SwiftPM refuses them in a dependency
         // pinned by version) and no Linux-only import outside `#if canImport`
@@ -66,8 +59,7 @@ let package = Package(
         .target(name: "LecternStore", dependencies: ["CSQLite"]),
         .target(
             name: "LecternServer",
-            dependencies: ["LecternText", "LecternLayout", "LecternProtocol", "LecternStore", "LecternUV", "CUV"],
-            swiftSettings: releaseHotPath
+            dependencies: ["LecternText", "LecternLayout", "LecternProtocol", "LecternStore", "LecternUV", "CUV"]
         ),
         // The daemon driven in process, for the fuzzer and its corpus tests
         // (Fuzzing) and for bench-requests (RequestPathBenchmark): harnesses,
@@ -85,10 +77,8 @@ let package = Package(
         // built normally, it replays corpus files.
         .executableTarget(name: "lectern-fuzz", dependencies: ["LecternServerHarness"]),
         .executableTarget(name: "store-crash-helper", dependencies: ["LecternStore", "LecternRandom"]),
-        // The load tool too: its cost per reply shares the cores with the server it measures.
         .executableTarget(
-            name: "lectern-load", dependencies: ["CUV", "LecternUV", "LecternProtocol", "LecternGeometry", "LecternRandom"], path: "Sources/lectern-load",
-            swiftSettings: releaseHotPath),
+            name: "lectern-load", dependencies: ["CUV", "LecternUV", "LecternProtocol", "LecternGeometry", "LecternRandom"], path: "Sources/lectern-load"),
         .executableTarget(name: "lectern-example", dependencies: ["LecternClient"], path: "examples/lectern-example"),
 
         // MARK: Benchmarks (Sources/Benchmarks): programs that print figures

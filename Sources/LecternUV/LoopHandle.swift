@@ -72,3 +72,40 @@ public enum LoopHandle {
         String(cString: uv_err_name(code))
     }
 }
+
+/// How Lectern holds libuv requests (`uv_work_t`, `uv_write_t`): the same
+/// pattern as ``LoopHandle``, for a request's lifetime. A request's `data`
+/// retains one Swift object (its context) from just before the request is
+/// submitted until its final callback (the after-work or write callback)
+/// takes it back with ``takeContext(of:as:)``: the one place it is released,
+/// besides ``takeContext(of:as:)`` right after a submission libuv refused,
+/// when no callback will come. Taking clears `data`, so a context is
+/// released at most once.
+///
+/// `R` is a libuv request type: a C struct that starts with `uv_req_t`'s fields.
+public enum LoopRequest {
+    /// Retains `context` in the request's `data`. Call once, before submitting it.
+    public static func retain<R>(_ context: AnyObject, in request: UnsafeMutablePointer<R>) {
+        base(request).pointee.data = Unmanaged.passRetained(context).toOpaque()
+    }
+
+    /// The context, still held by the request: for a callback before the
+    /// final one (`uv_queue_work`'s work callback, on a pool thread).
+    public static func context<T: AnyObject, R>(of request: UnsafeMutablePointer<R>, as type: T.Type) -> T? {
+        guard let data = base(request).pointee.data else { return nil }
+        return Unmanaged<T>.fromOpaque(data).takeUnretainedValue()
+    }
+
+    /// Takes the context back from the request (nil if it holds none): in
+    /// its final callback, or after a refused submission.
+    public static func takeContext<T: AnyObject, R>(of request: UnsafeMutablePointer<R>, as type: T.Type) -> T? {
+        let request = base(request)
+        guard let data = request.pointee.data else { return nil }
+        request.pointee.data = nil
+        return Unmanaged<T>.fromOpaque(data).takeRetainedValue()
+    }
+
+    private static func base<R>(_ request: UnsafeMutablePointer<R>) -> UnsafeMutablePointer<uv_req_t> {
+        UnsafeMutableRawPointer(request).assumingMemoryBound(to: uv_req_t.self)
+    }
+}

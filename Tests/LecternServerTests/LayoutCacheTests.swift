@@ -194,11 +194,13 @@ import LecternText
 
     // MARK: The cache itself
 
-    private func layout(_ document: Document, width: Double, insets: Double = 0, service: LayoutService) -> TextLayout {
+    private func layout(
+        _ document: Document, width: Double, insets: Double = 0, attachments: [InlineAttachment] = [], service: LayoutService
+    ) -> TextLayout {
         let spec = LayoutSpec(width: width, fontSize: 17, insets: EdgeInsets(all: insets))
         return LayoutService.compute(
             text: document.text.utf16, shaped: document.cachedShaping(for: spec.font), spec: spec,
-            attachments: [], shaper: service.shaper)
+            attachments: attachments, shaper: service.shaper)
     }
 
     private func document() throws -> Document {
@@ -206,27 +208,85 @@ import LecternText
         return Document(id: "d", content: content, revision: 1)
     }
 
+    /// The `rects …` line a layout gives a sentence, made afresh.
+    private func ownRects(_ sentence: Sentence, in layout: TextLayout) -> String {
+        "rects \(Wire.rects(layout.selectionRects(for: sentence.content)))"
+    }
+
     @Test func theLeastRecentlyUsedLayoutLeavesTakingOnlyItsHighlights() throws {
         let service = try LayoutService()
         let document = try document()
         let sentence = document.sentences[0]
-        let layouts = (0..<Document.maximumCachedLayouts).map { layout(document, width: 100 + Double($0), service: service) }
-        for layout in layouts { document.store(layout, computedAt: 1) }
+        let layouts = (0..<Document.maximumCachedLayouts).map {
+            document.store(layout(document, width: 100 + Double($0), service: service), computedAt: document.stamp)
+        }
         let first = document.highlight(sentence, layout: layouts[0], unit: .utf16)
         let second = document.highlight(sentence, layout: layouts[1], unit: .utf16)
         #expect(document.cachedHighlightCount == 2)
         // layouts[0] was used last (its highlight); layouts[2] is the least recently used.
-        _ = document.cachedLayout(for: layouts[1].spec)
+        _ = document.cachedLayout(for: layouts[1].layout.spec)
         _ = document.highlight(sentence, layout: layouts[0], unit: .utf16)
-        document.store(layout(document, width: 99, service: service), computedAt: 1)
+        document.store(layout(document, width: 99, service: service), computedAt: document.stamp)
         #expect(document.cachedLayoutCount == Document.maximumCachedLayouts)
-        #expect(document.cachedLayout(for: layouts[2].spec) == nil)
-        #expect(document.cachedLayout(for: layouts[0].spec) === layouts[0])
-        #expect(document.cachedLayout(for: layouts[1].spec) === layouts[1])
+        #expect(document.cachedLayout(for: layouts[2].layout.spec) == nil)
+        #expect(!layouts[2].isCached)
+        #expect(document.cachedLayout(for: layouts[0].layout.spec) === layouts[0])
+        #expect(document.cachedLayout(for: layouts[1].layout.spec) === layouts[1])
         // Both highlights are still memoised: the very same lines come back.
         #expect(document.cachedHighlightCount == 2)
-        #expect(document.highlight(sentence, layout: layouts[0], unit: .utf16).toOpaque() == first.toOpaque())
-        #expect(document.highlight(sentence, layout: layouts[1], unit: .utf16).toOpaque() == second.toOpaque())
+        #expect(document.highlight(sentence, layout: layouts[0], unit: .utf16) === first)
+        #expect(document.highlight(sentence, layout: layouts[1], unit: .utf16) === second)
+    }
+
+    @Test func aLayoutThatLeavesTheCacheTakesItsHighlightsWithIt() throws {
+        let service = try LayoutService()
+        let document = try document()
+        let sentence = document.sentences[1]
+        let kept = document.store(layout(document, width: 250, service: service), computedAt: document.stamp)
+        let memoised = document.highlight(sentence, layout: kept, unit: .utf16)
+        // Distinct specs push it out; a view that kept it still has it.
+        for width in 0..<Document.maximumCachedLayouts {
+            document.store(layout(document, width: 400 + Double(width), service: service), computedAt: document.stamp)
+        }
+        #expect(!kept.isCached && document.cachedHighlightCount == 0)
+        // Highlighted again: back in the cache, formatted afresh, its own geometry.
+        let again = document.highlight(sentence, layout: kept, unit: .utf16)
+        #expect(again !== memoised && kept.isCached && document.cachedHighlightCount == 1)
+        #expect(again.lines[1] == ownRects(sentence, in: kept.layout))
+        // A change of the text: nothing of the old stamp is memoised in.
+        document.replace(with: try DocumentContent(utf8: Array("Changed. Text.".utf8), language: nil, mode: .reader))
+        #expect(!document.layouts.isCurrent(kept) && !kept.isCached && document.cachedLayoutCount == 0)
+        _ = document.highlight(document.sentences[0], layout: kept, unit: .utf16)
+        #expect(document.cachedHighlightCount == 0 && document.cachedLayoutCount == 0)
+    }
+
+    /// Two layouts of one spec that differ (one laid out with an attachment
+    /// the other has not, as ATTACH's precomputed layout is): the one that
+    /// replaces the other in the cache, and the replaced one that a view
+    /// still holds, each always get their own rects.
+    @Test func aReplacedLayoutOfTheSameSpecNeverServesTheOthersRects() throws {
+        let service = try LayoutService()
+        let document = try document()
+        let sentence = document.sentences[0]
+        let box = [InlineAttachment(name: "box", offset: 0, width: 120, height: 20, baselineOffset: 0)]
+        let plain = document.store(layout(document, width: 300, service: service), computedAt: document.stamp)
+        let boxed = layout(document, width: 300, attachments: box, service: service)
+        #expect(plain.layout.spec == boxed.spec)
+        #expect(ownRects(sentence, in: plain.layout) != ownRects(sentence, in: boxed))
+        for unit in [OffsetUnit.utf16, .grapheme] {
+            _ = document.highlight(sentence, layout: plain, unit: unit)
+        }
+        // Same spec: replaces the plain layout, which leaves with its tables.
+        let replacing = document.store(boxed, computedAt: document.stamp)
+        #expect(!plain.isCached && replacing.isCached && document.cachedHighlightCount == 0)
+        for _ in 0..<3 {
+            for unit in [OffsetUnit.utf16, .grapheme] {
+                #expect(document.highlight(sentence, layout: replacing, unit: unit).lines[1] == ownRects(sentence, in: boxed))
+                // The replaced one (a view kept it) comes back with its own, and pushes the other out.
+                #expect(document.highlight(sentence, layout: plain, unit: unit).lines[1] == ownRects(sentence, in: plain.layout))
+            }
+        }
+        #expect(document.cachedLayoutCount == 1)
     }
 
     @Test func aReplacedLayoutsHighlightsAreNeverServedForAnother() throws {
@@ -234,24 +294,23 @@ import LecternText
         let document = try document()
         let sentence = document.sentences[0]
         for _ in 0..<50 {
-            var old: TextLayout? = layout(document, width: 300, service: service)
-            document.store(old!, computedAt: 1)
-            _ = document.highlight(sentence, layout: old!, unit: .utf16)
+            var old: CachedLayout? = document.store(layout(document, width: 300, service: service), computedAt: document.stamp)
+            _ = old.map { document.highlight(sentence, layout: $0, unit: .utf16) }
             // Same spec again: replaces (and releases) the old layout.
-            document.store(layout(document, width: 300, service: service), computedAt: 1)
+            document.store(layout(document, width: 300, service: service), computedAt: document.stamp)
             old = nil
             // A layout made now may get the old one's address; its highlight
             // must be its own (inset by 20 points), never the old one's.
-            let other = layout(document, width: 300, insets: 20, service: service)
-            let lines = document.highlight(sentence, layout: other, unit: .utf16).takeUnretainedValue().lines
-            #expect(lines[1] == "rects \(Wire.rects(other.selectionRects(for: sentence.content)))")
+            let other = document.store(layout(document, width: 300, insets: 20, service: service), computedAt: document.stamp)
+            let lines = document.highlight(sentence, layout: other, unit: .utf16).lines
+            #expect(lines[1] == ownRects(sentence, in: other.layout))
             #expect(lines[1].hasPrefix("rects 20,20,"))
         }
     }
 
     @Test func waitingWatchEventsKeepTheirOrderAndStayBounded() {
         let request = { (width: Double) in
-            LayoutService.LayoutRequest(document: 1, revision: 1, spec: LayoutSpec(width: width, fontSize: 17))
+            LayoutService.LayoutRequest(stamp: 1, spec: LayoutSpec(width: width, fontSize: 17))
         }
         var queue = WatchEventQueue()
         #expect(queue.add(.awaiting(line: "TAP a sentence=0", range: 0..<3, layout: request(100))) == ([], true))

@@ -5,6 +5,7 @@
 import Foundation
 import Testing
 @testable import LecternServer
+import LecternServerHarness
 
 @Suite struct RequestGateTests {
     static let text = "One sentence here. Another one follows it. A third ends the text."

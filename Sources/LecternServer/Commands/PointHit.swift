@@ -34,6 +34,11 @@ enum PointHit {
         }
     }
 
+    /// ``init(document:layout:x:y:slop:)`` in a layout from the caches.
+    init(document: Document, layout: CachedLayout, x: Double, y: Double, slop: Double) {
+        self.init(document: document, layout: layout.layout, x: x, y: y, slop: slop)
+    }
+
     /// `miss distance=… nearest=…` for the reply.
     static func missFacts(distance: Double, nearest: Sentence?) -> String {
         "miss distance=\(Wire.number(distance)) nearest=\(nearest.map { String($0.number) } ?? "none")"

@@ -83,7 +83,7 @@ extension Server {
     ]
 
     fileprivate func toggleSelection(
-        _ point: PointHit, document: Document, layout: TextLayout, context: CommandContext
+        _ point: PointHit, document: Document, layout: CachedLayout, context: CommandContext
     ) -> Reply {
         let sentence: Sentence
         switch point {

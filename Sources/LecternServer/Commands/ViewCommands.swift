@@ -1,6 +1,5 @@
 // ViewCommands.swift: VIEW, LINES, TAP, RECTS, CARET, ATTACH, DETACH.
 
-import Glibc
 import LecternLayout
 import LecternProtocol
 import LecternText
@@ -24,8 +23,8 @@ extension Server {
                 let document = try server.documents.require(id)
                 let spec = try LayoutSpec(viewArguments: context.request)
                 let isDefault = try Wire.flag(context.request, "default")
-                context.connection.session.views[id] = ViewState(spec: spec)
-                if isDefault { document.defaultView = spec }
+                context.connection.session.views[id] = View(spec: spec)
+                if isDefault { document.setDefaultView(spec) }
                 return try context.withLayout(document, spec: spec) { layout in
                     Reply("VIEW " + server.viewFacts(document, layout: layout))
                 }
@@ -35,7 +34,8 @@ extension Server {
             summary: "The view's line table: each line's range, top, baseline, height, x, width and caret positions.",
             details: ["LINES intro -> * line 0 range=0..31 top=0 baseline=13.5 height=17 x=0 width=301.2 paragraph=0 carets=0,7.1,… / OK LINES 3"],
             handler: { context in
-                try context.withView(outcome: { document, layout in
+                try context.withView(outcome: { document, cached in
+                    let layout = cached.layout
                     let unit = context.connection.session.unit
                     let text = document.text
                     return try context.sendBuiltReply(
@@ -79,7 +79,8 @@ extension Server {
             summary: "The caret rect at an offset (in the connection's unit) in the view.",
             details: ["CARET intro 4 -> OK CARET offset=4 rect=30.5,0,1,17 line=0"],
             handler: { context in
-                try context.withView { document, layout in
+                try context.withView { document, cached in
+                    let layout = cached.layout
                     let unit = context.connection.session.unit
                     let offset = try document.utf16Offset(fromWire: context.arguments[1], unit: unit, name: "offset")
                     let rect = layout.caretRect(at: offset)
@@ -130,7 +131,8 @@ extension Server {
         handler: { context in
             let request = context.request
             let boxes = try Wire.flag(request, "boxes")
-            return try context.withView(outcome: { document, layout in
+            return try context.withView(outcome: { document, cached in
+                let layout = cached.layout
                 let unit = context.connection.session.unit
                 // Values only: the picture may be drawn on the thread pool.
                 let selected = document.selections[context.connection.id] ?? []
@@ -176,12 +178,12 @@ extension Server {
 
     /// TAP's answer for a resolved point. A hit on a sentence is written
     /// straight into the connection's output from the memoised highlight.
-    fileprivate func tap(_ point: PointHit, document: Document, layout: TextLayout, connection: Connection, tag: String?) -> CommandOutcome {
+    fileprivate func tap(_ point: PointHit, document: Document, layout: CachedLayout, connection: Connection, tag: String?) -> CommandOutcome {
         let unit = connection.session.unit
         switch point {
         case .attachment(let index, _):
-            let attachment = layout.attachments[index]
-            let frame = layout.attachmentFrames[index]
+            let attachment = layout.layout.attachments[index]
+            let frame = layout.layout.attachmentFrames[index]
             return .reply(Reply("TAP attachment name=\(attachment.name) offset=\(document.wireOffset(attachment.offset, unit: unit)) rect=\(Wire.rect(frame))"))
         case .miss(let distance, let nearest):
             return .reply(Reply("TAP " + PointHit.missFacts(distance: distance, nearest: nearest)))
@@ -240,63 +242,45 @@ extension Server {
         _ arguments: Tap.Arguments, of request: Incoming, on connection: Connection
     ) throws -> CommandOutcome {
         let point = arguments.point
-        guard let reference = arguments.id.withUnsafeBufferPointer({ documentAndView($0, on: connection) }) else {
+        guard let remembered = arguments.id.withUnsafeBufferPointer({ documentAndView($0, on: connection) }) else {
             // Not found: say why, in the order the checks apply.
             let id = try Wire.documentID(String(decoding: arguments.id, as: UTF8.self))
             _ = try documents.require(id)
             throw LecternProtocolError.noView(id)
         }
-        // Reached without retains: the session holds the remembered
-        // view, the registry the document and the cache the layout for
-        // the whole of this call (nothing below replaces them).
-        let answered = reference._withUnsafeGuaranteedRef { view in
-            Unmanaged.passUnretained(view.document)._withUnsafeGuaranteedRef { document -> CommandOutcome? in
-                guard let layout = view.cache.unretainedLayout(for: document) else { return nil }
-                return layout._withUnsafeGuaranteedRef { layout in
-                    let hit = PointHit(document: document, layout: layout, x: point.x, y: point.y, slop: point.slop)
-                    return tap(hit, document: document, layout: layout, connection: connection, tag: request.replyTag)
-                }
-            }
+        // Held for the whole call: whatever the broadcast inside does to
+        // the caches (evict this layout, drop its highlights), the reply
+        // is this layout's own (see ``Document/highlight(_:layout:unit:)``).
+        let document = remembered.document
+        let view = remembered.view
+        let layout: CachedLayout
+        if let cached = view.layout(for: document) {
+            layout = cached
+        } else {
+            // A small document is laid out now; a large one off the loop,
+            // the request run again when its layout is ready.
+            guard let made = layouts.layoutOrDefer(document, spec: view.spec, context: request.context(on: connection, server: self)) else { return .deferred }
+            view.remember(made, for: document)
+            layout = made
         }
-        if let answered { return answered }
-        // No layout cached for the view: retained references from here.
-        let view = reference.takeUnretainedValue()
-        let document = view.document
-        guard let layout = layouts.layoutOrDefer(document, spec: view.spec, context: request.context(on: connection, server: self)) else { return .deferred }
-        view.cache.remember(layout, for: document)
         let hit = PointHit(document: document, layout: layout, x: point.x, y: point.y, slop: point.slop)
         return tap(hit, document: document, layout: layout, connection: connection, tag: request.replyTag)
     }
 
     /// The document `id` names and the connection's view of it (its own
-    /// view or the document's default) with the cache of its layout, as the
-    /// session's remembered entry, or nil
-    /// for an invalid id, no such document or no view. Remembers the
-    /// answer for the next request to the same id: a reader sends one
+    /// view or the document's default), or nil for an invalid id, no such
+    /// document or no view. Remembers the answer for the next request to
+    /// the same id (``Session/rememberedView``): a reader sends one
     /// document's id over and over.
-    ///
-    /// Unretained: the session holds the entry until its next call here.
-    func documentAndView(_ id: UnsafeBufferPointer<UInt8>, on connection: Connection) -> Unmanaged<Session.RecentView>? {
+    func documentAndView(_ id: UnsafeBufferPointer<UInt8>, on connection: Connection) -> Session.RememberedView? {
         let session = connection.session
-        if let reference = session.recentViewReference,
-            reference._withUnsafeGuaranteedRef({ recent in
-                recent.registryGeneration == documents.generation
-                    && recent.viewGeneration == session.viewGeneration
-                    && recent.id.count == id.count
-                    && recent.id.withUnsafeBufferPointer { known in memcmp(known.baseAddress!, id.baseAddress!, id.count) == 0 }
-                    && recent.defaultViewGeneration == recent.document.defaultViewGeneration
-            })
-        {
-            return reference
-        }
+        if let remembered = session.rememberedView, remembered.isCurrent(for: id) { return remembered }
         guard Wire.isDocumentID(id), let document = documents[String(decoding: id, as: UTF8.self)],
-            let (spec, cache) = session.viewWithCache(of: document)
+            let view = session.viewWithCache(of: document)
         else { return nil }
-        let recent = Session.RecentView(
-            id: Array(id), registryGeneration: documents.generation, viewGeneration: session.viewGeneration,
-            defaultViewGeneration: document.defaultViewGeneration, document: document, spec: spec, cache: cache)
-        session.recentView = recent
-        return session.recentViewReference
+        let remembered = Session.RememberedView(id: Array(id), document: document, view: view)
+        session.rememberedView = remembered
+        return remembered
     }
 
     fileprivate func attach(_ context: CommandContext) throws -> CommandOutcome {
@@ -367,10 +351,10 @@ extension Server {
             let layout: TextLayout
             if let precomputed {
                 // Kept only if nothing else changed the document since.
-                document.store(precomputed.layout, computedAt: precomputed.revision)
+                if precomputed.revision == document.revision { document.store(precomputed.layout, computedAt: document.stamp) }
                 layout = precomputed.layout
             } else {
-                layout = layouts.layoutNow(document, spec: spec)
+                layout = layouts.layoutNow(document, spec: spec).layout
             }
             guard let index = layout.attachments.firstIndex(where: { $0.name == name }) else { return Reply(facts) }
             let line = layout.lines.firstIndex { $0.attachments.contains(index) } ?? 0
@@ -407,23 +391,24 @@ extension CommandContext {
     /// layout in this connection's view (`ERR NODOC`, `ERR NOVIEW`); if the
     /// layout has to be computed off the loop first, the request is run
     /// again when it is ready (see ``LayoutService/layoutOrDefer(_:spec:context:)``).
-    func withView(_ body: (Document, TextLayout) throws -> Reply) throws -> CommandOutcome {
+    func withView(_ body: (Document, CachedLayout) throws -> Reply) throws -> CommandOutcome {
         try withView(outcome: { document, layout in .reply(try body(document, layout)) })
     }
 
     /// ``withView(_:)`` for a body that may send its reply itself.
-    func withView(outcome body: (Document, TextLayout) throws -> CommandOutcome) throws -> CommandOutcome {
+    func withView(outcome body: (Document, CachedLayout) throws -> CommandOutcome) throws -> CommandOutcome {
         var text = arguments[0]
-        guard let view = text.withUTF8({ server.documentAndView($0, on: connection) })?.takeUnretainedValue() else {
+        guard let remembered = text.withUTF8({ server.documentAndView($0, on: connection) }) else {
             // Not found: say why, in the order the checks apply.
             let id = try Wire.documentID(text)
             _ = try server.documents.require(id)
             throw LecternProtocolError.noView(id)
         }
-        let document = view.document
-        if let layout = view.cache.layout(for: document) { return try body(document, layout) }
+        let document = remembered.document
+        let view = remembered.view
+        if let layout = view.layout(for: document) { return try body(document, layout) }
         guard let layout = server.layouts.layoutOrDefer(document, spec: view.spec, context: self) else { return .deferred }
-        view.cache.remember(layout, for: document)
+        view.remember(layout, for: document)
         return try body(document, layout)
     }
 
@@ -435,7 +420,7 @@ extension CommandContext {
     /// ``withLayout(_:spec:_:)`` for a body that may send its reply itself.
     func withLayout(_ document: Document, spec: LayoutSpec, outcome body: (TextLayout) throws -> CommandOutcome) throws -> CommandOutcome {
         guard let layout = server.layouts.layoutOrDefer(document, spec: spec, context: self) else { return .deferred }
-        return try body(layout)
+        return try body(layout.layout)
     }
 }
 

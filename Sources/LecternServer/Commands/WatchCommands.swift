@@ -56,13 +56,9 @@ extension Server {
     /// behind it (``WatchEventQueue``).
     ///
     /// Runs inside TAP and SELECT, before their reply, which holds the
-    /// tapping view's layout and the document unretained (``tap(_:on:)`` in
-    /// ViewCommands.swift). Nothing here can release either: view caches
-    /// are only filled where they hold no layout for the current revision
-    /// (``ViewLayoutCache/rememberIfMissing(_:computedAt:for:)``), so the
-    /// tapping view's valid layout is never replaced; and whatever leaves
-    /// the document's cache here takes only its own highlight tables, while
-    /// TAP looks its table up after this returns.
+    /// tapping view's layout: whatever leaves the document's cache here
+    /// takes its own highlight tables with it, and the reply's highlight
+    /// is made from the layout it holds (``Document/highlight(_:layout:unit:)``).
     func broadcast(
         _ document: Document, from origin: Connection?, range: Range<Int>?, _ describe: (OffsetUnit) -> String
     ) {
@@ -102,9 +98,9 @@ extension Server {
     /// the loop thread: its view's cache, the document's cache, or a small
     /// document laid out now (see ``broadcast(_:from:range:_:)``); nil if
     /// it has to be computed on the pool.
-    private func eventLayout(_ document: Document, view: (spec: LayoutSpec, cache: ViewLayoutCache)) -> TextLayout? {
-        if let layout = view.cache.layout(for: document) { return layout }
-        let layout: TextLayout
+    private func eventLayout(_ document: Document, view: View) -> TextLayout? {
+        if let layout = view.layout(for: document) { return layout.layout }
+        let layout: CachedLayout
         if let cached = document.cachedLayout(for: view.spec) {
             layout = cached
         } else if document.text.utf16.count <= LayoutService.backgroundThreshold {
@@ -112,8 +108,8 @@ extension Server {
         } else {
             return nil
         }
-        view.cache.rememberIfMissing(layout, computedAt: document.revision, for: document)
-        return layout
+        view.rememberIfMissing(layout, for: document)
+        return layout.layout
     }
 
     /// A watch event for `watcher`: sent now, or queued behind the events
@@ -140,7 +136,7 @@ extension Server {
     /// The event gets geometry of that revision (the one it names in
     /// `revision=`), whatever the document has become by then.
     private func awaitLayout(_ document: Document, spec: LayoutSpec, line: String, range: Range<Int>, watcher: Connection) {
-        let request = LayoutService.LayoutRequest(document: document.serial, revision: document.revision, spec: spec)
+        let request = LayoutService.LayoutRequest(document, spec: spec)
         // Queued before asking: the answer may come at once (BackgroundWork's fallback).
         guard enqueue(.awaiting(line: line, range: range, layout: request), for: watcher) else { return }
         layouts.requestLayout(document, spec: spec, on: loop) { [weak watcher] layout in
@@ -153,13 +149,13 @@ extension Server {
     /// cache (if the view is still that one and has none), completes the
     /// waiting events and sends those now at the front of the queue.
     private func watchLayoutArrived(
-        _ layout: TextLayout, for request: LayoutService.LayoutRequest, of document: Document, watcher: Connection
+        _ layout: CachedLayout, for request: LayoutService.LayoutRequest, of document: Document, watcher: Connection
     ) {
         let session = watcher.session
         if documents[document.id] === document, let view = session.viewWithCache(of: document), view.spec == request.spec {
-            view.cache.rememberIfMissing(layout, computedAt: request.revision, for: document)
+            view.rememberIfMissing(layout, for: document)
         }
-        session.watchEvents.resolve(request) { Document.geometryFields($0, layout: layout) }
+        session.watchEvents.resolve(request) { Document.geometryFields($0, layout: layout.layout) }
         for event in session.watchEvents.takeReady() { watcher.send(event: event) }
     }
 

@@ -47,28 +47,23 @@ enum BackgroundWork {
             if let value = result as? T { then(value) }
         })
         let request = LoopHandle.allocate(uv_work_t.self)
-        let retained = Unmanaged.passRetained(job)
-        request.pointee.data = retained.toOpaque()
+        LoopRequest.retain(job, in: request)
         let status = uv_queue_work(
             loop, request,
             { request in
-                guard let data = request?.pointee.data else { return }
-                let job = Unmanaged<Job>.fromOpaque(data).takeUnretainedValue()
+                guard let request, let job = LoopRequest.context(of: request, as: Job.self) else { return }
                 BackgroundWork.yieldToTheLoop()
                 job.result = job.work()
             },
             { request, _ in
                 guard let request else { return }
-                if let data = request.pointee.data {
-                    let job = Unmanaged<Job>.fromOpaque(data).takeRetainedValue()
-                    job.then(job.result)
-                }
+                if let job = LoopRequest.takeContext(of: request, as: Job.self) { job.then(job.result) }
                 free(request)
             })
         if status != 0 {
             // The pool refused (it never does for a valid loop): run inline
             // rather than lose the work.
-            retained.release()
+            _ = LoopRequest.takeContext(of: request, as: Job.self)
             free(request)
             job.then(job.work())
         }

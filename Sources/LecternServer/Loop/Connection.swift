@@ -338,13 +338,13 @@ final class Connection {
     /// A reply of memoised data lines and a status line written by
     /// `status` (the text after `OK `), encoded straight into the output:
     /// the same bytes as ``reply(_:tag:)`` of the equivalent ``Reply``.
-    /// The lines are unretained (see ``Document/highlight(_:layout:unit:)``).
-    func reply(data: Unmanaged<EncodedDataLines>, tag: String?, status: (inout Wire.ShortLine) -> Void) {
+    /// (see ``Document/highlight(_:layout:unit:)``).
+    func reply(data: EncodedDataLines, tag: String?, status: (inout Wire.ShortLine) -> Void) {
         if replyFraming == .resp {
-            output.append(contentsOf: data._withUnsafeGuaranteedRef { $0.respEncoded })
+            output.append(contentsOf: data.respEncoded)
             output.append(UInt8(ascii: "+"))
         } else {
-            output.append(contentsOf: data._withUnsafeGuaranteedRef { $0.encoded })
+            output.append(contentsOf: data.encoded)
             ReplyEncoder.okPrefix(tag: tag, into: &output)
         }
         Wire.ShortLine.append(to: &output) { line in

@@ -1,6 +1,7 @@
 // PendingWrite.swift: bytes handed to uv_write, kept alive until its callback.
 
 import CUV
+import LecternUV
 import Glibc
 
 /// One `uv_write`: the request and a copy of the bytes, in one C allocation
@@ -34,18 +35,17 @@ enum PendingWrite {
         bytes.withUnsafeBytes { source in
             if let base = source.baseAddress { payload.copyMemory(from: base, byteCount: source.count) }
         }
-        request.pointee.data = Unmanaged.passRetained(Completion(count: bytes.count, done: done)).toOpaque()
+        LoopRequest.retain(Completion(count: bytes.count, done: done), in: request)
         var buffer = uv_buf_init(payload.assumingMemoryBound(to: CChar.self), UInt32(bytes.count))
         let status = uv_write(request, stream, &buffer, 1) { request, status in
             guard let request else { return }
-            if let data = request.pointee.data {
-                let completion = Unmanaged<Completion>.fromOpaque(data).takeRetainedValue()
+            if let completion = LoopRequest.takeContext(of: request, as: Completion.self) {
                 completion.done(completion.count, status)
             }
             free(request)
         }
         if status != 0 {
-            if let data = request.pointee.data { Unmanaged<Completion>.fromOpaque(data).release() }
+            _ = LoopRequest.takeContext(of: request, as: Completion.self)
             free(memory)
         }
         return status

@@ -48,7 +48,14 @@ extension DocumentText {
 
 extension Document {
     /// A UTF-16 offset in `unit` (see ``DocumentText/wireOffset(_:unit:)``).
-    func wireOffset(_ offset: Int, unit: OffsetUnit) -> Int { text.wireOffset(offset, unit: unit) }
+    ///
+    /// The common unit is answered from one stored number read in place:
+    /// calling a method of ``text`` copies the whole value out of the class
+    /// first (a dozen retains and releases, a tenth of a TAP).
+    func wireOffset(_ offset: Int, unit: OffsetUnit) -> Int {
+        if unit == .utf16, offset >= 0, offset <= text.indexMap.utf16Length { return offset }
+        return text.wireOffset(offset, unit: unit)
+    }
 
     func wireRange(_ range: Range<Int>, unit: OffsetUnit) -> String { text.wireRange(range, unit: unit) }
 
@@ -92,28 +99,20 @@ extension Document {
     /// Memoised per layout, sentence and unit until the document changes:
     /// readers tap the same sentences over and over, and formatting the
     /// geometry costs far more than looking it up.
-    func highlightLines(_ sentence: Sentence, layout: TextLayout?, unit: OffsetUnit) -> [String] {
+    func highlightLines(_ sentence: Sentence, layout: CachedLayout?, unit: OffsetUnit) -> [String] {
         guard let layout else { return [sentenceLine(sentence, unit: unit)] }
-        return highlight(sentence, layout: layout, unit: unit).takeUnretainedValue().lines
+        return highlight(sentence, layout: layout, unit: unit).lines
     }
 
     /// ``highlightLines(_:layout:unit:)`` with the lines also encoded as a
     /// reply's data lines, ready to copy into a connection's output.
-    ///
-    /// Unretained: the document holds the lines until it drops its
-    /// highlights (a change to it, too many highlights) or `layout` leaves
-    /// its layout cache, so use them at once.
-    func highlight(_ sentence: Sentence, layout: TextLayout, unit: OffsetUnit) -> Unmanaged<EncodedDataLines> {
-        var table = highlightTable(for: layout, unit: unit)
-        if let lines = table._withUnsafeGuaranteedRef({ $0.unretainedLines(sentence.number) }) { return lines }
-        if cachedHighlightCount >= Document.maximumCachedHighlights {
-            dropHighlights()
-            table = highlightTable(for: layout, unit: unit)
-        }
-        let lines = EncodedDataLines(text.highlightLines(sentence, layout: layout, unit: unit))
-        table._withUnsafeGuaranteedRef { $0.store(lines, at: sentence.number) }
-        cachedHighlightCount += 1
-        return Unmanaged.passUnretained(lines)
+    /// Memoised in `layout`'s own tables (see ``LayoutCache``): always
+    /// `layout`'s geometry, whatever else the cache holds.
+    func highlight(_ sentence: Sentence, layout: CachedLayout, unit: OffsetUnit) -> EncodedDataLines {
+        if let lines = layouts.highlight(sentence.number, in: layout, unit: unit) { return lines }
+        let lines = EncodedDataLines(text.highlightLines(sentence, layout: layout.layout, unit: unit))
+        layouts.memoise(lines, sentence: sentence.number, of: sentences.count, in: layout, unit: unit)
+        return lines
     }
 
     /// `rects=… outline=…` for event lines.

@@ -4,14 +4,8 @@ import LecternProtocol
 
 /// All documents, by id, with the document-count limit. Loop thread only.
 struct DocumentRegistry {
-    private var byID: [String: Document] = [:] {
-        didSet { generation &+= 1 }
-    }
+    private var byID: [String: Document] = [:]
     private var nextRevision = 1
-    /// Bumped whenever a document is added or removed, so that a cache of
-    /// an id's document knows when to look again (and that, until then,
-    /// the registry keeps the document alive).
-    private(set) var generation = 0
 
     var count: Int { byID.count }
 
@@ -51,8 +45,12 @@ struct DocumentRegistry {
         byID[document.id] = document
     }
 
+    /// Removes a document; what was cached about it stops being current
+    /// (``Document/retire()``), so nothing finds it under its id any more.
     @discardableResult
     mutating func remove(_ id: String) -> Document? {
-        byID.removeValue(forKey: id)
+        let document = byID.removeValue(forKey: id)
+        document?.retire()
+        return document
     }
 }

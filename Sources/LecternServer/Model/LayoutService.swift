@@ -28,14 +28,21 @@ final class LayoutService {
     /// Of ``computedCount``, those computed on the thread pool (STATS `layouts_background`).
     private(set) var computedInBackgroundCount = 0
     /// Layouts being computed on the thread pool, each with what waits for it.
-    private var inFlight: [LayoutRequest: [(TextLayout) -> Void]] = [:]
+    private var inFlight: [LayoutRequest: [(CachedLayout) -> Void]] = [:]
 
-    /// What a background layout is for: a document (by serial), the
-    /// revision its text was taken at, and the spec.
+    /// What a background layout is for: a document as it was when its text
+    /// was taken (its stamp, see ``LayoutCache``), and the spec.
     struct LayoutRequest: Hashable {
-        let document: UInt64
-        let revision: Int
+        let stamp: UInt64
         let spec: LayoutSpec
+
+        init(stamp: UInt64, spec: LayoutSpec) {
+            self.stamp = stamp
+            self.spec = spec
+        }
+
+        /// For `document` as it is now.
+        init(_ document: Document, spec: LayoutSpec) { self.init(stamp: document.stamp, spec: spec) }
     }
 
     /// The layout of `document` for `spec`, computed now on the loop thread
@@ -43,14 +50,13 @@ final class LayoutService {
     /// ``backgroundThreshold`` (or where a caller has measured the cost);
     /// others go through ``layoutOrDefer(_:spec:context:)`` or
     /// ``requestLayout(_:spec:on:then:)``.
-    func layoutNow(_ document: Document, spec: LayoutSpec) -> TextLayout {
+    func layoutNow(_ document: Document, spec: LayoutSpec) -> CachedLayout {
         if let layout = document.cachedLayout(for: spec) { return layout }
         let layout = Self.compute(
             text: document.text.utf16, shaped: document.cachedShaping(for: spec.font), spec: spec,
             attachments: document.layoutAttachments, shaper: shaper)
         computedCount += 1
-        document.store(layout, computedAt: document.revision)
-        return layout
+        return document.store(layout, computedAt: document.stamp)
     }
 
     /// The layout of `document` for `spec` if it can be had now: cached, or
@@ -59,7 +65,7 @@ final class LayoutService {
     /// once it is cached (``Connection/deferReply()`` and
     /// ``Connection/redispatchDeferred(_:)``), so handlers never need to
     /// keep their work in a closure for later.
-    func layoutOrDefer(_ document: Document, spec: LayoutSpec, context: CommandContext) -> TextLayout? {
+    func layoutOrDefer(_ document: Document, spec: LayoutSpec, context: CommandContext) -> CachedLayout? {
         if let layout = document.cachedLayout(for: spec) { return layout }
         guard document.text.utf16.count > Self.backgroundThreshold else { return layoutNow(document, spec: spec) }
         let connection = context.connection
@@ -71,13 +77,14 @@ final class LayoutService {
 
     /// Whether a layout of `document` at its current revision for `spec` is being computed on the pool.
     func isLayingOut(_ document: Document, spec: LayoutSpec) -> Bool {
-        inFlight[LayoutRequest(document: document.serial, revision: document.revision, spec: spec)] != nil
+        inFlight[LayoutRequest(document, spec: spec)] != nil
     }
 
     /// Lays out `document` (its text and attachments as they are now) for
     /// `spec` on the thread pool. On the loop thread, when it is ready, the
     /// layout is stored in the document's cache (unless the document has
-    /// changed meanwhile) and given to `then`, and to every other caller
+    /// changed meanwhile) and given to `then` (as made for the stamp it
+    /// was asked at, current or not), and to every other caller
     /// that asked for the same document, revision and spec while it was
     /// being computed: one computation serves them all. Layouts of one text
     /// in one font that is not shaped yet shape it once: the first shapes,
@@ -86,9 +93,9 @@ final class LayoutService {
     /// `then` runs from the loop, outside any request (see ``BackgroundWork``).
     func requestLayout(
         _ document: Document, spec: LayoutSpec, on loop: UnsafeMutablePointer<uv_loop_t>,
-        then: @escaping (TextLayout) -> Void
+        then: @escaping (CachedLayout) -> Void
     ) {
-        let key = LayoutRequest(document: document.serial, revision: document.revision, spec: spec)
+        let key = LayoutRequest(document, spec: spec)
         if inFlight[key] != nil {
             inFlight[key]?.append(then)
             return
@@ -100,7 +107,7 @@ final class LayoutService {
             computeInBackground(key, text: text, attachments: attachments, shaped: shaped, document: document, loop: loop)
             return
         }
-        let shaping = ShapingRequest(document: key.document, revision: key.revision, font: spec.font)
+        let shaping = ShapingRequest(stamp: key.stamp, font: spec.font)
         if shapingInFlight[shaping] != nil {
             shapingInFlight[shaping]?.append { [self] shaped in
                 computeInBackground(key, text: text, attachments: attachments, shaped: shaped, document: document, loop: loop)
@@ -114,14 +121,13 @@ final class LayoutService {
     /// A text shaped in a font on the pool (by ``requestLayout(_:spec:on:then:)``),
     /// with the layouts that wait for that shaping.
     private struct ShapingRequest: Hashable {
-        let document: UInt64
-        let revision: Int
+        let stamp: UInt64
         let font: FontSpec
     }
     private var shapingInFlight: [ShapingRequest: [(ShapedText) -> Void]] = [:]
 
     /// One layout on the pool, for ``requestLayout(_:spec:on:then:)``: `text` and
-    /// `attachments` are the document's at `key.revision`; `shaped` nil shapes it too.
+    /// `attachments` are the document's at `key.stamp`; `shaped` nil shapes it too.
     private func computeInBackground(
         _ key: LayoutRequest, text: [UInt16], attachments: [InlineAttachment], shaped: ShapedText?,
         document: Document, loop: UnsafeMutablePointer<uv_loop_t>
@@ -132,12 +138,12 @@ final class LayoutService {
         }, then: { [self] layout in
             computedCount += 1
             computedInBackgroundCount += 1
-            document.store(layout, computedAt: key.revision)
+            let entry = document.store(layout, computedAt: key.stamp)
             if shaped == nil {
-                let shaping = ShapingRequest(document: key.document, revision: key.revision, font: key.spec.font)
+                let shaping = ShapingRequest(stamp: key.stamp, font: key.spec.font)
                 for waiting in shapingInFlight.removeValue(forKey: shaping) ?? [] { waiting(layout.shaped) }
             }
-            for callback in inFlight.removeValue(forKey: key) ?? [] { callback(layout) }
+            for callback in inFlight.removeValue(forKey: key) ?? [] { callback(entry) }
         })
     }
 

@@ -3,13 +3,6 @@
 import LecternLayout
 import LecternText
 
-/// A connection's view of one document: the layout parameters it asked for.
-struct ViewState {
-    var spec: LayoutSpec
-    /// The layout last used for this view.
-    let cache = ViewLayoutCache()
-}
-
 /// Per-connection protocol state: what HELLO negotiated, and the views,
 /// selections and watches the commands built up.
 ///
@@ -30,59 +23,54 @@ final class Session {
     /// The unit every offset and range on this connection is counted in.
     var unit: OffsetUnit = .utf16
     /// Views by document id.
-    var views: [String: ViewState] = [:] {
-        didSet { viewGeneration &+= 1 }
+    var views: [String: View] = [:] {
+        didSet { rememberedView = nil }
     }
-    /// Bumped on every change of ``views``, so caches of a view's layout
-    /// (typewriter streams keep one) know when to look again.
-    private(set) var viewGeneration = 0
     /// This connection's view of `document`: its own (VIEW), or else the
     /// document's default view (VIEW … default=yes), or none.
     func view(of document: Document) -> LayoutSpec? {
-        views[document.id]?.spec ?? document.defaultView
+        viewWithCache(of: document)?.spec
     }
 
-    /// The document, view and layout cache the last view command resolved
-    /// (see ``Server/documentAndView(_:on:)``): readers tap one document
-    /// over and over, and this spares two dictionary lookups for each tap.
-    var recentView: RecentView? {
-        didSet { recentViewReference = recentView.map(Unmanaged.passUnretained) }
+    /// ``view(of:)`` with the layout last used for it.
+    func viewWithCache(of document: Document) -> View? {
+        views[document.id] ?? document.defaultView
     }
-    /// ``recentView`` unretained (this session holds it), for the request
-    /// path to check without reference counting.
-    private(set) var recentViewReference: Unmanaged<RecentView>?
 
-    /// A class, so that checking it on each request copies nothing.
-    final class RecentView {
+    /// The document and view the last view command resolved (see
+    /// ``Server/documentAndView(_:on:)``): readers tap one document over
+    /// and over, and this spares two dictionary lookups for each tap.
+    /// Forgotten when ``views`` changes.
+    var rememberedView: RememberedView?
+
+    /// An id's document and this connection's view of it, as resolved
+    /// when the document had ``stamp``.
+    ///
+    /// Held strongly: a document that leaves the registry stays in memory
+    /// until this connection's next view command or its close (one
+    /// document per connection at most).
+    final class RememberedView {
         let id: [UInt8]
-        let registryGeneration: Int
-        let viewGeneration: Int
-        let defaultViewGeneration: Int
-        /// Alive while the registry's generation is `registryGeneration`:
-        /// the registry holds it. Not retained, so a cache entry keeps no
-        /// deleted document alive.
-        unowned(unsafe) let document: Document
-        let spec: LayoutSpec
-        let cache: ViewLayoutCache
+        let document: Document
+        /// The connection's own view, or the document's default view (one
+        /// object that changes in place, so no stale spec is seen).
+        let view: View
+        let stamp: UInt64
 
-        init(
-            id: [UInt8], registryGeneration: Int, viewGeneration: Int, defaultViewGeneration: Int,
-            document: Document, spec: LayoutSpec, cache: ViewLayoutCache
-        ) {
+        init(id: [UInt8], document: Document, view: View) {
             self.id = id
-            self.registryGeneration = registryGeneration
-            self.viewGeneration = viewGeneration
-            self.defaultViewGeneration = defaultViewGeneration
             self.document = document
-            self.spec = spec
-            self.cache = cache
+            self.view = view
+            self.stamp = document.stamp
         }
-    }
 
-    /// ``view(of:)`` with the cache of the layout last used for it.
-    func viewWithCache(of document: Document) -> (spec: LayoutSpec, cache: ViewLayoutCache)? {
-        if let own = views[document.id] { return (own.spec, own.cache) }
-        return document.defaultView.map { ($0, document.defaultViewCache) }
+        /// Whether this is still what `id` names for the connection: the
+        /// document has not changed nor left the registry since (its
+        /// stamp), and the id is the same bytes. The connection's views
+        /// have not changed either, or this would have been forgotten.
+        func isCurrent(for id: UnsafeBufferPointer<UInt8>) -> Bool {
+            document.layouts.isCurrent(stamp) && self.id.elementsEqual(id)
+        }
     }
 
     /// Documents in which this connection has selected sentences (the

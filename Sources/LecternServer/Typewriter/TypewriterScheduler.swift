@@ -313,8 +313,8 @@ final class TypewriterScheduler {
     }
 
     /// The layout of the stream's connection's view of its document, if it
-    /// has one and it is ready; remembered by the stream until the view or
-    /// the document changes, so that a tick does not look it up again.
+    /// has one and it is ready: the one the view remembers (see ``View``),
+    /// or else the document's, which the view then remembers.
     ///
     /// Never lays out a large document on the loop thread: a view with no
     /// layout yet (larger than ``LayoutService/backgroundThreshold``, not in
@@ -323,39 +323,24 @@ final class TypewriterScheduler {
     /// `! SENTENCE` without geometry (PROTOCOL.md, TYPE). Meanwhile each
     /// tick looks again, which costs a few lookups.
     private func layout(for stream: TypewriterStream) -> TextLayout? {
-        let session = stream.connection.session
         let document = stream.document
-        if let cached = stream.cachedLayout, stream.cachedLayoutRevision == document.revision,
-            stream.cachedViewGeneration == session.viewGeneration,
-            stream.cachedDefaultViewGeneration == document.defaultViewGeneration
-        {
-            return cached.layout
-        }
-        var layout: TextLayout?
-        if let view = session.viewWithCache(of: document) {
-            let layouts = server.layouts
-            if let known = view.cache.layout(for: document) ?? document.cachedLayout(for: view.spec) {
-                layout = known
-            } else if document.text.utf16.count <= LayoutService.backgroundThreshold {
-                layout = layouts.layoutNow(document, spec: view.spec)
-            } else {
-                if !layouts.isLayingOut(document, spec: view.spec) {
-                    let cache = view.cache
-                    let revision = document.revision
-                    let server = self.server
-                    layouts.requestLayout(document, spec: view.spec, on: server.loop) { layout in
-                        guard server.documents[document.id] === document else { return }
-                        cache.rememberIfMissing(layout, computedAt: revision, for: document)
-                    }
+        guard let view = stream.connection.session.viewWithCache(of: document) else { return nil }
+        if let layout = view.layout(for: document) { return layout.layout }
+        let layouts = server.layouts
+        let layout: CachedLayout
+        if let known = document.cachedLayout(for: view.spec) {
+            layout = known
+        } else if document.text.utf16.count <= LayoutService.backgroundThreshold {
+            layout = layouts.layoutNow(document, spec: view.spec)
+        } else {
+            if !layouts.isLayingOut(document, spec: view.spec) {
+                layouts.requestLayout(document, spec: view.spec, on: server.loop) { layout in
+                    view.rememberIfMissing(layout, for: document)
                 }
-                return nil
             }
-            if let layout { view.cache.rememberIfMissing(layout, computedAt: document.revision, for: document) }
+            return nil
         }
-        stream.cachedLayout = .init(layout: layout)
-        stream.cachedLayoutRevision = document.revision
-        stream.cachedViewGeneration = session.viewGeneration
-        stream.cachedDefaultViewGeneration = document.defaultViewGeneration
-        return layout
+        view.rememberIfMissing(layout, for: document)
+        return layout.layout
     }
 }

@@ -32,18 +32,6 @@ final class TypewriterStream {
     var generation = 0
     /// Sentence of the last tick, for reading along.
     var lastSentence = -1
-    /// The connection's view layout as of ``cachedLayoutRevision`` and
-    /// ``cachedViewGeneration`` (nil inside: no view); see the scheduler.
-    var cachedLayout: CachedLayout?
-    var cachedLayoutRevision = -1
-    var cachedViewGeneration = -1
-    var cachedDefaultViewGeneration = -1
-
-    /// A remembered lookup, which may have found no layout.
-    struct CachedLayout {
-        let layout: TextLayout?
-    }
-
     init(id: Int, connection: Connection, document: Document, interval: Double,
          sentencePause: Double, commaPause: Double, follow: Bool, position: Int) {
         self.id = id
