@@ -17,7 +17,8 @@ struct DocumentAttachment: Equatable {
 }
 
 /// A document: its text, sentence table and attachments, plus caches of its
-/// shaping (per font) and layouts (per layout spec), and who watches it.
+/// shaping (per font) and layouts (per layout spec). Who watches it,
+/// selects in it or types it is in ``ReaderRegistry``.
 ///
 /// The text and sentence table are immutable values; an edit replaces both
 /// and bumps ``revision``, and drops the caches. Loop thread only.
@@ -46,13 +47,6 @@ final class Document {
     private(set) var defaultViewGeneration = 0
     /// The layout last used for ``defaultView``.
     private(set) var defaultViewCache = ViewLayoutCache()
-    /// Connections watching, by connection id.
-    var watchers: [UInt64: Connection] = [:]
-    /// Each connection's selected sentence numbers (SELECT), by connection
-    /// id; dropped when the text changes, since numbers then mean other sentences.
-    var selections: [UInt64: Set<Int>] = [:]
-    /// Typewriter streams revealing this document, by stream id.
-    var streams: [Int: TypewriterStream] = [:]
 
     /// The table used last, unretained (its layout's cache entry holds
     /// it; cleared whenever that entry leaves the cache or drops its

@@ -10,8 +10,9 @@ struct ViewState {
     let cache = ViewLayoutCache()
 }
 
-/// Per-connection protocol state: what HELLO negotiated, and the views,
-/// selections and watches the commands built up.
+/// Per-connection protocol state: what HELLO negotiated, and the views
+/// the commands built up (its watches, selections and streams are in
+/// ``ReaderRegistry``).
 ///
 /// Loop thread only.
 final class Session {
@@ -84,19 +85,4 @@ final class Session {
         if let own = views[document.id] { return (own.spec, own.cache) }
         return document.defaultView.map { ($0, document.defaultViewCache) }
     }
-
-    /// Documents in which this connection has selected sentences (the
-    /// selections themselves live in ``Document/selections``).
-    var selectedDocuments: Set<String> = []
-    /// Documents this connection watches.
-    var watching: Set<String> = []
-    /// Watch events held back behind one that waits for its view's layout
-    /// (see ``Server/broadcast(_:from:range:_:)``); nearly always empty.
-    var watchEvents = WatchEventQueue()
-    /// Typewriter streams running on this connection, by stream id.
-    var streams: [Int: TypewriterStream] = [:]
-
-    /// Connections that watch a document or run a stream are expected to be
-    /// quiet for long stretches; the idle timeout spares them.
-    var isIdleTimeoutExempt: Bool { !watching.isEmpty || !streams.isEmpty }
 }
