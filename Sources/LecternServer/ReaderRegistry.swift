@@ -153,8 +153,9 @@ final class ReaderRegistry {
     func clearSelection(of connection: Connection, in document: Document) -> Int {
         guard let reader = readers[connection.id] else { return 0 }
         return update(document.serial, reader) { reading in
-            defer { reading.selection = [] }
-            return reading.selection.count
+            let count = reading.selection.count
+            reading.selection = []
+            return count
         }
     }
 

@@ -31,7 +31,8 @@ extension Server {
             details: ["UNWATCH intro -> OK UNWATCH id=intro"],
             handler: { context in
                 let id = try Wire.documentID(context.arguments[0])
-                if let document = context.server.documents[id] { context.server.readers.unwatch(document, by: context.connection) }
+                let server = context.server
+                if let document = server.documents[id] { server.readers.unwatch(document, by: context.connection) }
                 return .reply(Reply("UNWATCH id=\(id)"))
             }),
     ]
