@@ -99,12 +99,26 @@ import Testing
         #expect(try reader.request("PING") == ["OK PONG"])
     }
 
+    /// Watching spares a connection the idle timeout; once the document it
+    /// watched is deleted, nothing does.
+    @Test func aDeletedDocumentsWatcherIsNoLongerSparedTheIdleTimeout() throws {
+        let daemon = try Daemon(["--idle-timeout", "1"])
+        let editor = try daemon.connect()
+        let watcher = try daemon.connect()
+        #expect(try editor.request("PUT d \(Self.text)").last?.hasPrefix("OK PUT") == true)
+        #expect(try watcher.request("WATCH d") == ["OK WATCH id=d watchers=1"])
+        #expect(try editor.request("DEL d") == ["OK DEL id=d"])
+        #expect(try watcher.readLine() == "! DELETED d by=1")
+        #expect(try watcher.readLine() == "ERR IDLE closing: no request for 1 s (--idle-timeout); reconnect when needed")
+        #expect(try watcher.waitForClose())
+    }
+
     @Test func aTextChangeDropsEveryConnectionsSelectionAndKeepsWatchesAndStreams() throws {
         let (daemon, editor) = try self.daemon(with: ["d", "notes"])
         let first = try daemon.connect()
         let second = try daemon.connect()
-        #expect(try first.request("SELECT d 10 10").last == "OK SELECT added sentence=0 selected=1")
-        #expect(try second.request("SELECT d 150 10").last == "OK SELECT added sentence=1 selected=1")
+        #expect(try first.request("SELECT d 150 10").last == "OK SELECT added sentence=1 selected=1")
+        #expect(try second.request("SELECT d 10 10").last == "OK SELECT added sentence=0 selected=1")
         #expect(try second.request("SELECT notes 10 10").last == "OK SELECT added sentence=0 selected=1")
         #expect(try second.request("WATCH d").last?.hasPrefix("OK WATCH") == true)
         let stream = try type("d", on: second)
@@ -115,7 +129,8 @@ import Testing
         #expect(try first.request("SELECTION d").last == "OK SELECTION 1")
 
         // MOVE replaces both texts: every selection in both documents goes,
-        // the mover's and everyone else's.
+        // the mover's and everyone else's (d keeps its sentence 0, which
+        // the second connection had selected).
         #expect(try first.request("MOVE d to=notes").last?.hasPrefix("OK MOVE sentences=1 to=notes") == true)
         #expect(try second.readLine()?.hasPrefix("! RESTART d stream=\(stream) ") == true)
         #expect(try second.readLine()?.hasPrefix("! CHANGED d by=2 ") == true)
