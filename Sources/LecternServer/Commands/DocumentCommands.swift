@@ -22,7 +22,7 @@ extension Server {
             summary: "Returns a document's exact text as a literal, and its facts.",
             details: ["GET intro   -> * {9} / One. Two. / OK GET id=intro revision=… bytes=9 …"],
             handler: { context in
-                let document = try context.server.documents.require(Wire.documentID(context.arguments[0]))
+                let document = try context.document()
                 let text = document.text
                 let facts = "GET " + context.server.documentFacts(document, unit: context.connection.session.unit)
                 return try context.sendBuiltReply(
@@ -72,7 +72,7 @@ extension Server {
                 "SENTENCES intro 10 5  -> sentences 10 to 14",
             ],
             handler: { context in
-                let document = try context.server.documents.require(Wire.documentID(context.arguments[0]))
+                let document = try context.document()
                 let total = document.sentences.count
                 let from = try context.arguments.count > 1 ? Wire.integer(context.arguments[1], "from") : 0
                 let count = try context.arguments.count > 2
@@ -151,6 +151,14 @@ extension Server {
             connection.completeDeferred({ try store(result.get()) }, tag: request.tag)
         })
         return .deferred
+    }
+}
+
+extension CommandContext {
+    /// The document named by the first argument (`ERR ARGS` for a bad id,
+    /// `ERR NODOC` for none).
+    func document() throws -> Document {
+        try server.documents.require(Wire.documentID(arguments[0]))
     }
 }
 

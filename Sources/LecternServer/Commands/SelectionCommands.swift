@@ -27,9 +27,8 @@ extension Server {
             summary: "The selected sentences in text order, each with its rects and outline in the view.",
             details: ["SELECTION intro -> * sentence 0 … / * rects … / * outline … / … / OK SELECTION 2"],
             handler: { context in
-                let server = context.server
-                let document = try server.documents.require(Wire.documentID(context.arguments[0]))
-                let selected = document.selections[context.connection.id] ?? []
+                let document = try context.document()
+                let selected = context.server.readers.selection(of: context.connection, in: document)
                 let unit = context.connection.session.unit
                 let text = document.text
                 let sentences = document.sentences
@@ -60,9 +59,9 @@ extension Server {
             summary: "Empties this connection's selection in a document.",
             details: ["CLEAR intro -> OK CLEAR removed=2"],
             handler: { context in
+                let document = try context.document()
                 let server = context.server
-                let document = try server.documents.require(Wire.documentID(context.arguments[0]))
-                let removed = document.selections.removeValue(forKey: context.connection.id)?.count ?? 0
+                let removed = server.readers.clearSelection(of: context.connection, in: document)
                 if removed > 0 {
                     server.broadcast(document, from: context.connection, range: nil) { _ in
                         "CLEAR \(document.id) by=\(context.connection.id)"
@@ -97,12 +96,7 @@ extension Server {
             return Reply("SELECT " + PointHit.missFacts(distance: distance, nearest: nearest))
         }
         let connection = context.connection
-        // In place: the set is never copied, so a toggle costs O(1).
-        let added = document.selections[connection.id, default: []].insert(sentence.number).inserted
-        if !added { document.selections[connection.id]?.remove(sentence.number) }
-        let count = document.selections[connection.id]?.count ?? 0
-        if count == 0 { document.selections[connection.id] = nil }
-        connection.session.selectedDocuments.insert(document.id)
+        let (added, count) = readers.toggleSelection(sentence.number, of: connection, in: document)
         let verb = added ? "added" : "removed"
         broadcast(document, from: connection, range: sentence.content) { unit in
             "SELECT \(document.id) by=\(connection.id) revision=\(document.revision) \(verb) sentence=\(sentence.number) range=\(document.wireRange(sentence.content, unit: unit))"
@@ -114,7 +108,7 @@ extension Server {
 
     fileprivate func transferSelection(_ context: CommandContext, removingFromSource: Bool) throws -> CommandOutcome {
         let verb = removingFromSource ? "MOVE" : "COPY"
-        let source = try documents.require(Wire.documentID(context.arguments[0]))
+        let source = try context.document()
         guard let targetArgument = context.request.value(for: "to") else {
             throw ProtocolError(.arguments, "\(verb) needs to=<document id>")
         }
@@ -123,7 +117,7 @@ extension Server {
             throw ProtocolError(.arguments, "\(verb) needs a different document to=; the source is '\(source.id)'")
         }
         let connection = context.connection
-        let selected = source.selections[connection.id] ?? []
+        let selected = readers.selection(of: connection, in: source)
         let sentences = source.sentences
         guard selected.contains(where: { $0 < sentences.count }) else {
             throw ProtocolError(.arguments, "nothing is selected in '\(source.id)'; SELECT sentences first")
@@ -196,7 +190,7 @@ extension Server {
             _ = try store.put(all: records)
         }) { [unowned self] in
             let (stored, created) = try documents.put(targetID, content: result.target, limit: configuration.maximumDocuments)
-            source.selections[connection.id] = nil
+            readers.clearSelection(of: connection, in: source)
             var facts = "\(verb) sentences=\(result.count) to=\(targetID) revision=\(stored.revision)"
             if let sourceContent = result.source {
                 source.replace(with: sourceContent)

@@ -20,8 +20,8 @@ extension Server {
                 let server = context.server
                 let connection = context.connection
                 let request = context.request
-                let document = try server.documents.require(Wire.documentID(context.arguments[0]))
-                guard connection.session.streams.count < TypewriterScheduler.maximumStreamsPerConnection else {
+                let document = try context.document()
+                guard server.readers.streamCount(of: connection) < TypewriterScheduler.maximumStreamsPerConnection else {
                     throw ProtocolError(.tooMany, "a connection runs at most \(TypewriterScheduler.maximumStreamsPerConnection) streams; STOP one first")
                 }
                 let interval = try typewriterInterval(request) ?? 75
@@ -41,24 +41,8 @@ extension Server {
                     "TYPE stream=\(stream.id) id=\(document.id) from=\(document.wireOffset(stream.revealedEnd, unit: unit))"
                         + " total=\(document.text.indexMap.length(in: unit)) graphemes=\(stream.total) interval=\(Wire.number(interval))"))
             }),
-        Command(
-            name: "PAUSE", syntax: "<stream>", minimumArguments: 1, maximumArguments: 1,
-            summary: "Pauses a typewriter stream where it is.",
-            details: ["PAUSE 1 -> OK PAUSE stream=1 end=12 graphemes=12"],
-            handler: { context in
-                let stream = try context.stream()
-                context.server.typewriters.pause(stream)
-                return .reply(Reply("PAUSE " + stream.positionFacts))
-            }),
-        Command(
-            name: "RESUME", syntax: "<stream>", minimumArguments: 1, maximumArguments: 1,
-            summary: "Resumes a paused typewriter stream.",
-            details: ["RESUME 1 -> OK RESUME stream=1 end=12 graphemes=12"],
-            handler: { context in
-                let stream = try context.stream()
-                context.server.typewriters.resume(stream)
-                return .reply(Reply("RESUME " + stream.positionFacts))
-            }),
+        streamCommand("PAUSE", summary: "Pauses a typewriter stream where it is.") { $0.pause($1) },
+        streamCommand("RESUME", summary: "Resumes a paused typewriter stream.") { $0.resume($1) },
         Command(
             name: "SEEK", syntax: "<stream> <offset>", minimumArguments: 2, maximumArguments: 2,
             summary: "Moves a typewriter stream's revealed prefix to an offset.",
@@ -87,16 +71,23 @@ extension Server {
                 context.server.typewriters.setInterval(stream, interval)
                 return .reply(Reply("SPEED stream=\(stream.id) interval=\(Wire.number(interval))"))
             }),
+        streamCommand("STOP", summary: "Ends a typewriter stream (no ! DONE).") { $0.stop($1) },
+    ]
+
+    /// PAUSE, RESUME or STOP: `action` on a stream of this connection, then
+    /// where the stream stands (`OK <name> stream=… end=… graphemes=…`).
+    private static func streamCommand(
+        _ name: String, summary: String, _ action: @escaping (TypewriterScheduler, TypewriterStream) -> Void
+    ) -> Command {
         Command(
-            name: "STOP", syntax: "<stream>", minimumArguments: 1, maximumArguments: 1,
-            summary: "Ends a typewriter stream (no ! DONE).",
-            details: ["STOP 1 -> OK STOP stream=1 end=12 graphemes=12"],
+            name: name, syntax: "<stream>", minimumArguments: 1, maximumArguments: 1, summary: summary,
+            details: ["\(name) 1 -> OK \(name) stream=1 end=12 graphemes=12"],
             handler: { context in
                 let stream = try context.stream()
-                context.server.typewriters.stop(stream)
-                return .reply(Reply("STOP " + stream.positionFacts))
-            }),
-    ]
+                action(context.server.typewriters, stream)
+                return .reply(Reply("\(name) " + stream.positionFacts))
+            })
+    }
 
     /// Milliseconds per grapheme from `interval=` or `cps=`, or nil if neither.
     private static func typewriterInterval(_ request: Request) throws -> Double? {
@@ -118,7 +109,7 @@ extension CommandContext {
     /// The stream named by the first argument, on this connection (`ERR NOSTREAM`).
     func stream() throws -> TypewriterStream {
         let id = try Wire.integer(arguments[0], "stream")
-        guard let stream = connection.session.streams[id] else {
+        guard let stream = server.readers.stream(id, of: connection) else {
             throw ProtocolError(.noStream, "no stream \(id) on this connection (TYPE starts one)")
         }
         return stream

@@ -135,7 +135,7 @@ extension Server {
                 let layout = cached.layout
                 let unit = context.connection.session.unit
                 // Values only: the picture may be drawn on the thread pool.
-                let selected = document.selections[context.connection.id] ?? []
+                let selected = context.server.readers.selection(of: context.connection, in: document)
                 let sentences = document.sentences
                 let extra = try request.value(for: "sentence").map { try document.sentence(number: $0).content }
                 let caret = try request.value(for: "caret").map {
@@ -188,7 +188,7 @@ extension Server {
         case .miss(let distance, let nearest):
             return .reply(Reply("TAP " + PointHit.missFacts(distance: distance, nearest: nearest)))
         case .sentence(let sentence, let hit):
-            if !document.watchers.isEmpty {
+            if readers.hasWatchers(document) {
                 broadcast(document, from: connection, range: sentence.content) { watcherUnit in
                     "TAP \(document.id) by=\(connection.id) revision=\(document.revision) sentence=\(sentence.number) range=\(document.wireRange(sentence.content, unit: watcherUnit))"
                 }

@@ -21,11 +21,9 @@ extension Server {
                 "Events: ! TAP, ! SELECT, ! CLEAR, ! CHANGED, ! DELETED (see PROTOCOL.md)",
             ],
             handler: { context in
-                let id = try Wire.documentID(context.arguments[0])
-                let document = try context.server.documents.require(id)
-                document.watchers[context.connection.id] = context.connection
-                context.connection.session.watching.insert(id)
-                return .reply(Reply("WATCH id=\(id) watchers=\(document.watchers.count)"))
+                let document = try context.document()
+                let watchers = context.server.readers.watch(document, by: context.connection)
+                return .reply(Reply("WATCH id=\(document.id) watchers=\(watchers)"))
             }),
         Command(
             name: "UNWATCH", syntax: "<id>", minimumArguments: 1, maximumArguments: 1,
@@ -33,13 +31,14 @@ extension Server {
             details: ["UNWATCH intro -> OK UNWATCH id=intro"],
             handler: { context in
                 let id = try Wire.documentID(context.arguments[0])
-                context.server.documents[id]?.watchers[context.connection.id] = nil
-                context.connection.session.watching.remove(id)
+                let server = context.server
+                if let document = server.documents[id] { server.readers.unwatch(document, by: context.connection) }
                 return .reply(Reply("UNWATCH id=\(id)"))
             }),
     ]
 
-    /// Sends an event to every watcher of `document` but `origin`.
+    /// Sends an event to every watcher of `document` but `origin`, in
+    /// ascending connection id.
     ///
     /// `describe(unit)` writes the event in a watcher's offset unit (made
     /// once per unit in use). When `range` is given, each watcher that has a
@@ -62,18 +61,20 @@ extension Server {
     func broadcast(
         _ document: Document, from origin: Connection?, range: Range<Int>?, _ describe: (OffsetUnit) -> String
     ) {
-        guard !document.watchers.isEmpty else { return }
+        let watchers = readers.watchers(of: document)
+        guard !watchers.isEmpty else { return }
         // Watchers sharing a unit and a view get the very same bytes:
         // each distinct event line is made once.
         var texts: [OffsetUnit: String] = [:]
         var geometry: [LayoutSpec: String] = [:]
         var lines: [EventVariant: [UInt8]] = [:]
-        for watcher in document.watchers.values where watcher !== origin {
+        for reader in watchers where reader.connection !== origin {
+            let watcher = reader.connection
             let unit = watcher.session.unit
             let view = range == nil ? nil : watcher.session.viewWithCache(of: document)
             let variant = EventVariant(unit: unit, spec: view?.spec)
             if let bytes = lines[variant] {
-                deliver(bytes, to: watcher)
+                deliver(bytes, to: reader)
                 continue
             }
             var line = texts[unit] ?? describe(unit)
@@ -82,7 +83,7 @@ extension Server {
                 guard let fields = geometry[view.spec]
                     ?? eventLayout(document, view: view).map({ Document.geometryFields(range, layout: $0) })
                 else {
-                    awaitLayout(document, spec: view.spec, line: line, range: range, watcher: watcher)
+                    awaitLayout(document, spec: view.spec, line: line, range: range, watcher: reader)
                     continue
                 }
                 geometry[view.spec] = fields
@@ -90,7 +91,7 @@ extension Server {
             }
             let bytes = Array(line.utf8)
             lines[variant] = bytes
-            deliver(bytes, to: watcher)
+            deliver(bytes, to: reader)
         }
     }
 
@@ -114,9 +115,9 @@ extension Server {
 
     /// A watch event for `watcher`: sent now, or queued behind the events
     /// that wait for a layout.
-    private func deliver(_ event: [UInt8], to watcher: Connection) {
-        if watcher.session.watchEvents.isEmpty {
-            watcher.send(event: event)
+    private func deliver(_ event: [UInt8], to watcher: ReaderRegistry.Reader) {
+        if watcher.watchEvents.isEmpty {
+            watcher.connection.send(event: event)
         } else {
             enqueue(.ready(event), for: watcher)
         }
@@ -125,9 +126,9 @@ extension Server {
     /// Queues an entry (a full queue is sent first, as it stands).
     /// - Returns: whether the entry is the first to wait for its layout.
     @discardableResult
-    private func enqueue(_ entry: WatchEventQueue.Entry, for watcher: Connection) -> Bool {
-        let (sendNow, isFirstToAwait) = watcher.session.watchEvents.add(entry)
-        for event in sendNow { watcher.send(event: event) }
+    private func enqueue(_ entry: WatchEventQueue.Entry, for watcher: ReaderRegistry.Reader) -> Bool {
+        let (sendNow, isFirstToAwait) = watcher.watchEvents.add(entry)
+        for event in sendNow { watcher.connection.send(event: event) }
         return isFirstToAwait
     }
 
@@ -135,10 +136,13 @@ extension Server {
     /// current revision for `spec` is computed on the pool, and asks for it.
     /// The event gets geometry of that revision (the one it names in
     /// `revision=`), whatever the document has become by then.
-    private func awaitLayout(_ document: Document, spec: LayoutSpec, line: String, range: Range<Int>, watcher: Connection) {
+    private func awaitLayout(
+        _ document: Document, spec: LayoutSpec, line: String, range: Range<Int>, watcher: ReaderRegistry.Reader
+    ) {
         let request = LayoutService.LayoutRequest(document, spec: spec)
         // Queued before asking: the answer may come at once (BackgroundWork's fallback).
         guard enqueue(.awaiting(line: line, range: range, layout: request), for: watcher) else { return }
+        // Weak: a connection that closes meanwhile leaves the registry, and its events go with it.
         layouts.requestLayout(document, spec: spec, on: loop) { [weak watcher] layout in
             guard let watcher else { return }
             self.watchLayoutArrived(layout, for: request, of: document, watcher: watcher)
@@ -149,21 +153,21 @@ extension Server {
     /// cache (if the view is still that one and has none), completes the
     /// waiting events and sends those now at the front of the queue.
     private func watchLayoutArrived(
-        _ layout: CachedLayout, for request: LayoutService.LayoutRequest, of document: Document, watcher: Connection
+        _ layout: CachedLayout, for request: LayoutService.LayoutRequest, of document: Document, watcher: ReaderRegistry.Reader
     ) {
-        let session = watcher.session
+        let session = watcher.connection.session
         if documents[document.id] === document, let view = session.viewWithCache(of: document), view.spec == request.spec {
             view.rememberIfMissing(layout, for: document)
         }
-        session.watchEvents.resolve(request) { Document.geometryFields($0, layout: layout.layout) }
-        for event in session.watchEvents.takeReady() { watcher.send(event: event) }
+        watcher.watchEvents.resolve(request) { Document.geometryFields($0, layout: layout.layout) }
+        for event in watcher.watchEvents.takeReady() { watcher.connection.send(event: event) }
     }
 
     /// After a document's text or attachments changed: selections of its
     /// old sentences are dropped, watchers get `! CHANGED`.
     func documentDidChange(_ document: Document, by origin: Connection, created: Bool, textChanged: Bool = true) {
         if textChanged {
-            document.selections.removeAll()
+            readers.dropSelections(in: document)
             typewriters.documentDidChange(document)
         }
         broadcast(document, from: origin, range: nil) { _ in
@@ -171,21 +175,12 @@ extension Server {
         }
     }
 
-    /// Removes a document; watchers get `! DELETED` and stop watching it.
+    /// Removes a document: its streams end with `! DONE`, watchers get
+    /// `! DELETED`, and every connection's state in it goes.
     func delete(_ document: Document, by origin: Connection) {
         documents.remove(document.id)
         typewriters.documentWasDeleted(document)
         broadcast(document, from: origin, range: nil) { _ in "DELETED \(document.id) by=\(origin.id)" }
-        for watcher in document.watchers.values { watcher.session.watching.remove(document.id) }
-        document.watchers.removeAll()
-    }
-
-    /// Forgets a closing connection everywhere it left traces.
-    func forgetSessionState(of connection: Connection) {
-        let session = connection.session
-        for id in session.watching { documents[id]?.watchers[connection.id] = nil }
-        for id in session.selectedDocuments { documents[id]?.selections[connection.id] = nil }
-        session.watching.removeAll()
-        session.selectedDocuments.removeAll()
+        readers.documentWasDeleted(document)
     }
 }

@@ -25,7 +25,7 @@ extension Server {
             ("output_pending_bytes", pending),
             ("output_pending_max_bytes", largest),
             ("output_hard_limit_bytes", configuration.outputHardLimit),
-            ("streams", typewriters.streams.count),
+            ("streams", readers.streamCount),
             ("ticks_sent", typewriters.ticksSent),
             ("events_coalesced", statistics.eventsCoalesced),
             ("layouts_computed", layouts.computedCount),

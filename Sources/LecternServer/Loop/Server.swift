@@ -75,6 +75,8 @@ public final class Server {
     var statistics = ServerStatistics()
     /// All typewriter streams, on one timer.
     private(set) var typewriters: TypewriterScheduler!
+    /// Who watches, selects in and types which document.
+    let readers = ReaderRegistry()
 
     private static let readBufferSize = 64 * 1024
     private let readBufferMemory: UnsafeMutablePointer<CChar>
@@ -357,8 +359,7 @@ public final class Server {
     func connectionDidClose(_ connection: Connection) {
         connections[connection.id] = nil
         access.stopCounting(connection.id)
-        typewriters.connectionDidClose(connection)
-        forgetSessionState(of: connection)
+        readers.connectionDidClose(connection)
     }
 
     /// The open connections, in no particular order.
@@ -373,7 +374,7 @@ public final class Server {
         let timeout = UInt64(configuration.idleTimeoutSeconds) * 1000
         guard timeout > 0 else { return }
         for connection in Array(connections.values)
-        where connection.session.isIdleTimeoutExempt == false && now &- connection.lastActivity >= timeout {
+        where readers.isIdleTimeoutExempt(connection) == false && now &- connection.lastActivity >= timeout {
             let reason = "idle for \(configuration.idleTimeoutSeconds) s (--idle-timeout)"
             Log.info("connection_idle", ["id": connection.id, "peer": connection.peer, "reason": reason])
             connection.close(saying: ProtocolError(.idle, "closing: no request for \(configuration.idleTimeoutSeconds) s (--idle-timeout); reconnect when needed"), tag: nil)

@@ -17,14 +17,18 @@ struct DocumentAttachment: Equatable {
 }
 
 /// A document: its text, sentence table and attachments, plus its caches
-/// (``layouts``: shaping per font, layouts per spec, their highlights), and
-/// who watches it.
+/// (``layouts``: shaping per font, layouts per spec, their highlights).
+/// Who watches it, selects in it or types it is in ``ReaderRegistry``.
 ///
 /// The text and sentence table are immutable values; an edit replaces both,
 /// bumps ``revision`` and renews the caches' stamp, which drops them. Loop
 /// thread only.
 final class Document {
     let id: String
+    /// Unique in this process and never reused (unlike an object's
+    /// address): ``ReaderRegistry`` keys readers' state by it, so a new
+    /// document under a deleted one's id starts clean.
+    let serial = LayoutCache.uniqueNumber()
     private(set) var text: DocumentText
     private(set) var sentences: SentenceTable
     /// The language the client gave, if any (else it was detected).
@@ -38,13 +42,6 @@ final class Document {
     /// One object, changed in place (``setDefaultView(_:)``), so that what
     /// holds it (``Session/RememberedView``) sees a change.
     private(set) var defaultView: View?
-    /// Connections watching, by connection id.
-    var watchers: [UInt64: Connection] = [:]
-    /// Each connection's selected sentence numbers (SELECT), by connection
-    /// id; dropped when the text changes, since numbers then mean other sentences.
-    var selections: [UInt64: Set<Int>] = [:]
-    /// Typewriter streams revealing this document, by stream id.
-    var streams: [Int: TypewriterStream] = [:]
     /// Shaping, layouts and highlights, and the stamp they are checked against.
     let layouts = LayoutCache()
 

@@ -139,13 +139,17 @@ final class View {
 ///
 /// Loop thread only.
 final class LayoutCache {
-    /// The last stamp given out. Atomic, so that documents made on other
+    /// The last number given out. Atomic, so that documents made on other
     /// threads (at start-up, in tests) never share one.
-    private static let stamps = Atomic<UInt64>(0)
+    private static let numbers = Atomic<UInt64>(0)
 
-    private static func nextStamp() -> UInt64 {
-        stamps.wrappingAdd(1, ordering: .relaxed).newValue
+    /// A number never given out before in this process: for stamps, and
+    /// for ``Document/serial``.
+    static func uniqueNumber() -> UInt64 {
+        numbers.wrappingAdd(1, ordering: .relaxed).newValue
     }
+
+    private static func nextStamp() -> UInt64 { uniqueNumber() }
 
     /// What everything cached about the document must carry to be current.
     private(set) var stamp = LayoutCache.nextStamp()

@@ -3,8 +3,9 @@
 import LecternLayout
 import LecternText
 
-/// Per-connection protocol state: what HELLO negotiated, and the views,
-/// selections and watches the commands built up.
+/// Per-connection protocol state: what HELLO negotiated, and the views
+/// the commands built up (its watches, selections and streams are in
+/// ``ReaderRegistry``).
 ///
 /// Loop thread only.
 final class Session {
@@ -72,19 +73,4 @@ final class Session {
             document.layouts.isCurrent(stamp) && self.id.elementsEqual(id)
         }
     }
-
-    /// Documents in which this connection has selected sentences (the
-    /// selections themselves live in ``Document/selections``).
-    var selectedDocuments: Set<String> = []
-    /// Documents this connection watches.
-    var watching: Set<String> = []
-    /// Watch events held back behind one that waits for its view's layout
-    /// (see ``Server/broadcast(_:from:range:_:)``); nearly always empty.
-    var watchEvents = WatchEventQueue()
-    /// Typewriter streams running on this connection, by stream id.
-    var streams: [Int: TypewriterStream] = [:]
-
-    /// Connections that watch a document or run a stream are expected to be
-    /// quiet for long stretches; the idle timeout spares them.
-    var isIdleTimeoutExempt: Bool { !watching.isEmpty || !streams.isEmpty }
 }

@@ -1,6 +1,7 @@
 // WatchEventQueue.swift: a watcher's events held back, in order, behind one that waits for a layout.
 
-/// The watch events of one connection that cannot go out yet.
+/// The watch events of one connection that cannot go out yet (kept in
+/// its ``ReaderRegistry/Reader``).
 ///
 /// An event with geometry (`! TAP`, `! SELECT`) for a view whose layout is
 /// being computed on the thread pool waits here until the layout arrives;

@@ -16,8 +16,9 @@ import LecternText
 /// time and drift).
 ///
 /// Pausing, seeking, changing speed or restarting a stream bumps its
-/// generation; heap entries of an older generation are skipped when they
-/// come up (lazy deletion).
+/// generation; heap entries of an older generation, or of a stream no
+/// longer in ``Server/readers`` (the one record of running streams), are
+/// skipped when they come up (lazy deletion).
 ///
 /// Bounded work: one timer callback sends at most
 /// ``maximumTicksPerCallback`` ticks, most overdue first; if more are due
@@ -35,7 +36,6 @@ final class TypewriterScheduler {
     /// Stream ids and generations, not references: entries move around the
     /// heap constantly, and plain integers move without reference counting.
     private var heap = DeadlineHeap<(stream: Int, generation: Int)>()
-    private(set) var streams: [Int: TypewriterStream] = [:]
     private var nextStreamID = 1
     /// Deadline the timer is armed for, if any.
     private var armedDeadline: Double?
@@ -82,9 +82,7 @@ final class TypewriterScheduler {
             id: nextStreamID, connection: connection, document: document, interval: interval,
             sentencePause: sentencePause, commaPause: commaPause, follow: follow, position: position)
         nextStreamID += 1
-        streams[stream.id] = stream
-        connection.session.streams[stream.id] = stream
-        document.streams[stream.id] = stream
+        server.readers.add(stream)
         restartClock(stream)
         return stream
     }
@@ -92,9 +90,7 @@ final class TypewriterScheduler {
     /// Ends a stream without an event.
     func stop(_ stream: TypewriterStream) {
         stream.generation += 1
-        streams[stream.id] = nil
-        stream.connection.session.streams[stream.id] = nil
-        stream.document.streams[stream.id] = nil
+        server.readers.remove(stream)
     }
 
     func pause(_ stream: TypewriterStream) {
@@ -124,7 +120,7 @@ final class TypewriterScheduler {
 
     /// The document's text was replaced: its streams start over on the new text.
     func documentDidChange(_ document: Document) {
-        for stream in document.streams.values {
+        for stream in server.readers.streams(of: document) {
             stream.position = 0
             stream.lastSentence = -1
             let unit = stream.connection.session.unit
@@ -135,12 +131,7 @@ final class TypewriterScheduler {
 
     /// The document was deleted: its streams end where they stand.
     func documentWasDeleted(_ document: Document) {
-        for stream in Array(document.streams.values) { finish(stream) }
-    }
-
-    /// Ends every stream of a closing connection.
-    func connectionDidClose(_ connection: Connection) {
-        for stream in Array(connection.session.streams.values) { stop(stream) }
+        for stream in server.readers.streams(of: document) { finish(stream) }
     }
 
     /// The next tick of `stream` is one interval from now.
@@ -185,7 +176,7 @@ final class TypewriterScheduler {
         var skipStepsLeft = Self.maximumSkipStepsPerCallback
         while ticksLeft > 0, entriesLeft > 0, let entry = heap.popDue(now: current) {
             entriesLeft -= 1
-            guard let stream = streams[entry.value.stream], entry.value.generation == stream.generation else { continue }
+            guard let stream = server.readers.stream(entry.value.stream), entry.value.generation == stream.generation else { continue }
             ticksLeft -= 1
             if current - entry.deadline > Self.skipLag {
                 skip(stream, to: current, steps: &skipStepsLeft)

@@ -7,8 +7,9 @@ import LecternText
 /// clock. Ticks are due at `origin + elapsed`, where `elapsed` is the sum of
 /// the delays of the ticks so far, so a late tick never shifts the later ones.
 ///
-/// Loop thread only; owned by the scheduler, referenced by its connection
-/// and its document.
+/// Loop thread only; recorded, while it runs, in ``ReaderRegistry`` (the
+/// scheduler's heap knows it by id). Its connection is unowned: a closing
+/// connection's streams leave the registry as it closes.
 final class TypewriterStream {
     let id: Int
     unowned let connection: Connection
