@@ -199,7 +199,7 @@ extension Server {
                 }
             }
             // TAP hit sentence=<n> offset=<o> side=<side> distance=<pt>
-            connection.reply(data: document.highlight(sentence, layout: layout, unit: unit), tag: tag) { line in
+            connection.reply(data: document.highlight(sentence, layout: layout, unit: unit).takeUnretainedValue(), tag: tag) { line in
                 line.write("TAP hit sentence=")
                 line.write(decimal: sentence.number)
                 line.write(" offset=")
@@ -219,12 +219,12 @@ extension Server {
     fileprivate func tap(_ line: PlainRequestLine, on connection: Connection) -> Bool {
         line.withArguments { arguments in
             guard arguments.positionalCount == 3, let id = arguments.positional(0),
-                let x = arguments.positional(1).flatMap({ Wire.plainDouble($0, in: Wire.coordinateRange) }),
-                let y = arguments.positional(2).flatMap({ Wire.plainDouble($0, in: Wire.coordinateRange) })
+                let x = arguments.positional(1).flatMap({ Wire.double($0, in: Wire.coordinateRange) }),
+                let y = arguments.positional(2).flatMap({ Wire.double($0, in: Wire.coordinateRange) })
             else { return false }
             var slop = 0.0
             if arguments.keyedCount > 0, let text = arguments.value(for: "slop") {
-                guard let value = Wire.plainDouble(text, in: Wire.lengthRange) else { return false }
+                guard let value = Wire.double(text, in: Wire.lengthRange) else { return false }
                 slop = value
             }
             // Reached without retains: the session holds the remembered

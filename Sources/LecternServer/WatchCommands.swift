@@ -71,7 +71,7 @@ extension Server {
         // each distinct event line is made once.
         var texts: [OffsetUnit: String] = [:]
         var geometry: [LayoutSpec: String] = [:]
-        var lines: [EventVariant: [UInt8]] = [:]
+        var lines: [EventVariant: EventLine] = [:]
         for watcher in document.watchers.values where watcher !== origin {
             let unit = watcher.session.unit
             let view = range == nil ? nil : watcher.session.viewWithCache(of: document)
@@ -92,7 +92,7 @@ extension Server {
                 geometry[view.spec] = fields
                 line += " " + fields
             }
-            let bytes = Array(line.utf8)
+            let bytes = EventLine(document: document.id, text: line)
             lines[variant] = bytes
             deliver(bytes, to: watcher)
         }
@@ -118,7 +118,7 @@ extension Server {
 
     /// A watch event for `watcher`: sent now, or queued behind the events
     /// that wait for a layout.
-    private func deliver(_ event: [UInt8], to watcher: Connection) {
+    private func deliver(_ event: EventLine, to watcher: Connection) {
         if watcher.session.watchEvents.isEmpty {
             watcher.send(event: event)
         } else {
@@ -142,7 +142,7 @@ extension Server {
     private func awaitLayout(_ document: Document, spec: LayoutSpec, line: String, range: Range<Int>, watcher: Connection) {
         let request = LayoutService.LayoutRequest(document: document.serial, revision: document.revision, spec: spec)
         // Queued before asking: the answer may come at once (BackgroundWork's fallback).
-        guard enqueue(.awaiting(line: line, range: range, layout: request), for: watcher) else { return }
+        guard enqueue(.awaiting(line: EventLine(document: document.id, text: line), range: range, layout: request), for: watcher) else { return }
         layouts.requestLayout(document, spec: spec, on: loop) { [weak watcher] layout in
             guard let watcher else { return }
             self.watchLayoutArrived(layout, for: request, of: document, watcher: watcher)

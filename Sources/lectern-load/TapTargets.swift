@@ -1,6 +1,6 @@
 // TapTargets.swift: points of a view that land on letters, from its LINES reply.
 
-import Foundation
+import LecternProtocol
 
 /// Points to tap that hit text: the centre of every letter of every line,
 /// vertically in the middle of the line box.
@@ -14,7 +14,7 @@ struct TapTargets {
         let x: Double
         let y: Double
         /// `x y` as a request writes them.
-        var wire: String { "\(Format.fixed(x, 2)) \(Format.fixed(y, 2))" }
+        var wire: String { "\(WireNumber.text(x)) \(WireNumber.text(y))" }
     }
 
     private(set) var points: [Point] = []
@@ -29,7 +29,7 @@ struct TapTargets {
                 let width = LineFields.number("width", in: line),
                 let caretBytes = LineFields.value("carets", in: line)
             else { continue }
-            let carets = String(decoding: caretBytes, as: UTF8.self).split(separator: ",").compactMap { Double($0) }
+            let carets = caretBytes.split(separator: UInt8(ascii: ",")).compactMap { WireNumber.double($0) }
             for i in 0..<max(0, carets.count - 1) {
                 let offset = range.lowerBound + i
                 guard offset < bytes.count, bytes[offset] != UInt8(ascii: " ") else { continue }
