@@ -1,9 +1,8 @@
-// RESP.swift: Redis's serialization protocol, for requests from Redis
-// clients and for replies to them.
+// RESP.swift: Redis's serialization protocol, for requests from Redis clients.
 
-/// RESP (REdis Serialization Protocol) framing: requests that arrive as
-/// arrays of bulk strings (what `redis-cli`, `redis-benchmark` and Redis
-/// client libraries send), and the RESP2/RESP3 encodings of replies.
+/// RESP (REdis Serialization Protocol) framing of requests: arrays of bulk
+/// strings (what `redis-cli`, `redis-benchmark` and Redis client libraries
+/// send). Replies to them are framed by ``ReplyWriter`` (RESP2 and RESP3).
 ///
 /// Limits are Redis's: at most ``maximumArrayLength`` elements per request
 /// (Redis's multibulk limit), bulk strings no longer than the daemon's

@@ -40,12 +40,15 @@ final class Connection {
 
     // The decoder and the output are modified in place for every request.
     // Invariant that makes skipping the run-time exclusivity check safe:
-    // both are private to this class and every access is a single call on
-    // the loop thread that does not call out while it holds them (the
-    // decoder yields a request and is idle while its handler runs; the
-    // output is passed `inout` only to a ReplyWriter or ShortLine call,
-    // which touches nothing but its arguments). The check costs a
-    // thread-local lookup per access on the hottest path.
+    // both are private to this class (the output is read-only outside),
+    // used on the loop thread only, and every modifying access is one call
+    // that touches nothing but its arguments: the decoder yields a request
+    // and is idle while its handler runs; the output is appended to, handed
+    // `inout` to a ReplyWriter call, or written by flush(). The one call
+    // that runs outside code while it holds the output is the `status`
+    // closure of reply(data:tag:status:), which writes to its ShortLine
+    // only (never to this connection). The check costs a thread-local
+    // lookup per access on the hottest path.
     @exclusivity(unchecked) private var decoder: RequestDecoder
     /// Per-connection protocol state: offset unit, client name, views.
     let session = Session()
@@ -330,7 +333,9 @@ final class Connection {
     /// A reply of memoised data lines and a status line written by
     /// `status` (the text after `OK `, not empty), encoded straight into
     /// the output: the same bytes as ``reply(_:tag:)`` of the equivalent
-    /// ``Reply`` (the one writer makes both).
+    /// ``Reply`` (the one writer makes both). `status` runs while the
+    /// output is being written: it must write to its line only, never to
+    /// this connection.
     func reply(data: EncodedDataLines, tag: String?, status: (inout ShortLine) -> Void) {
         let writer = replyWriter
         output.append(contentsOf: data.bytes(for: writer))
