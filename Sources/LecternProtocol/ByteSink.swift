@@ -8,9 +8,24 @@ public protocol ByteSink {
     mutating func write(byte: UInt8)
     /// Appends `bytes` in one copy.
     mutating func write(_ bytes: UnsafeBufferPointer<UInt8>)
+    /// Appends the decimal digits of `magnitude` (``WireNumber`` calls
+    /// this; a sink with room of its own writes them in place).
+    mutating func write(digitsOf magnitude: UInt)
 }
 
 extension ByteSink {
+    /// The digits written from the right into a buffer that lives for
+    /// this call, then copied in once.
+    @inlinable
+    public mutating func write(digitsOf magnitude: UInt) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            guard let base = digits.baseAddress else { return }
+            let count = WireNumber.digitCount(magnitude)
+            WireNumber.fill(base, count: count, withDigitsOf: magnitude)
+            write(UnsafeBufferPointer(start: base, count: count))
+        }
+    }
+
     /// Appends the bytes of `literal`.
     @inlinable
     public mutating func write(_ literal: StaticString) {
@@ -95,6 +110,13 @@ public struct ShortLine: ByteSink {
     public mutating func write(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let source = bytes.baseAddress else { return }
         reserve(bytes.count).update(from: source, count: bytes.count)
+    }
+
+    /// In place: the digits are counted, then written from the right.
+    @inlinable
+    public mutating func write(digitsOf magnitude: UInt) {
+        let count = WireNumber.digitCount(magnitude)
+        WireNumber.fill(reserve(count), count: count, withDigitsOf: magnitude)
     }
 }
 

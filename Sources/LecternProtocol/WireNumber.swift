@@ -29,22 +29,37 @@ public enum WireNumber {
 
     /// Appends `value` in decimal, `-` first when negative.
     ///
-    /// - Complexity: O(digits), one copy of them into `sink`.
+    /// - Complexity: O(digits).
     @inlinable
     public static func write<Sink: ByteSink>(_ value: Int, to sink: inout Sink) {
         if value < 0 { sink.write(byte: UInt8(ascii: "-")) }
-        var magnitude = value.magnitude
-        // At most 20 digits (UInt.max); written from the right in a
-        // buffer that lives for this call, then copied out once.
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
-            var start = digits.count
-            repeat {
-                start &-= 1
-                digits[start] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
-                magnitude /= 10
-            } while magnitude > 0
-            sink.write(UnsafeBufferPointer(rebasing: digits[start...]))
+        sink.write(digitsOf: value.magnitude)
+    }
+
+    /// How many decimal digits `magnitude` has (1 to 20).
+    @inlinable
+    static func digitCount(_ magnitude: UInt) -> Int {
+        var digits = 1
+        var bound: UInt = 10
+        while magnitude >= bound && digits < 19 {
+            digits &+= 1
+            bound &*= 10
         }
+        // 10^19 and above: 20 digits (10^20 is past UInt.max).
+        return magnitude >= bound ? 20 : digits
+    }
+
+    /// Writes the `count` digits of `magnitude` at `start`, which must have
+    /// room for them; `count` must be ``digitCount(_:)`` of `magnitude`.
+    @inlinable
+    static func fill(_ start: UnsafeMutablePointer<UInt8>, count: Int, withDigitsOf magnitude: UInt) {
+        var magnitude = magnitude
+        var at = count
+        repeat {
+            at &-= 1
+            start[at] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
+            magnitude /= 10
+        } while at > 0
     }
 
     /// Appends `value` as a point value (see the type's summary).

@@ -36,6 +36,9 @@ final class Connection {
     /// goes), so the connection does not keep it alive; were that ever
     /// broken, an access would trap, not read freed memory.
     unowned let server: Server
+    /// `--output-hard-limit` (the configuration is immutable): checked on
+    /// every reply without reaching the server.
+    private let outputHardLimit: Int
     let stream: UnsafeMutablePointer<uv_stream_t>
 
     // The decoder and the output are modified in place for every request.
@@ -104,6 +107,7 @@ final class Connection {
     init(id: UInt64, server: Server, stream: UnsafeMutablePointer<uv_stream_t>, isTCP: Bool) {
         self.id = id
         self.server = server
+        self.outputHardLimit = server.configuration.outputHardLimit
         self.stream = stream
         self.decoder = RequestDecoder(
             maximumLineLength: server.configuration.maximumLineLength,
@@ -338,7 +342,7 @@ final class Connection {
     /// this connection.
     func reply(data: EncodedDataLines, tag: String?, status: (inout ShortLine) -> Void) {
         let writer = replyWriter
-        output.append(contentsOf: data.bytes(for: writer))
+        data.append(for: writer, to: &output)
         writer.okPrefix(tag: tag, into: &output)
         ShortLine.append(to: &output) { line in
             status(&line)
@@ -430,7 +434,7 @@ final class Connection {
 
     private func outputDidGrow() {
         guard !isClosing else { return }
-        let limit = server.configuration.outputHardLimit
+        let limit = outputHardLimit
         if pendingOutputBytes > limit {
             output.removeAll()
             queuedOutput.removeAll()

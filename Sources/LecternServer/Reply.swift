@@ -23,22 +23,18 @@ final class EncodedDataLines {
         self.lineBytes = ReplyWriter(.line).dataLines(lines)
     }
 
-    /// The lines as `writer` starts a reply with them; the status follows
-    /// (``ReplyWriter/okPrefix(tag:into:)``).
-    func bytes(for writer: ReplyWriter) -> [UInt8] {
+    /// Appends the lines as `writer` starts a reply with them; the status
+    /// follows (``ReplyWriter/okPrefix(tag:into:)``).
+    func append(for writer: ReplyWriter, to output: inout [UInt8]) {
         switch writer.framing {
         case .line:
-            return lineBytes
+            output.append(contentsOf: lineBytes)
         case .resp2:
-            if let resp2Bytes { return resp2Bytes }
-            let made = writer.dataLines(lines)
-            resp2Bytes = made
-            return made
+            if resp2Bytes == nil { resp2Bytes = writer.dataLines(lines) }
+            output.append(contentsOf: resp2Bytes ?? [])
         case .resp3:
-            if let resp3Bytes { return resp3Bytes }
-            let made = writer.dataLines(lines)
-            resp3Bytes = made
-            return made
+            if resp3Bytes == nil { resp3Bytes = writer.dataLines(lines) }
+            output.append(contentsOf: resp3Bytes ?? [])
         }
     }
 }
