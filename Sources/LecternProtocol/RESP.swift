@@ -1,9 +1,8 @@
-// RESP.swift: Redis's serialization protocol, for requests from Redis
-// clients and for replies to them.
+// RESP.swift: Redis's serialization protocol, for requests from Redis clients.
 
-/// RESP (REdis Serialization Protocol) framing: requests that arrive as
-/// arrays of bulk strings (what `redis-cli`, `redis-benchmark` and Redis
-/// client libraries send), and the RESP2/RESP3 encodings of replies.
+/// RESP (REdis Serialization Protocol) framing of requests: arrays of bulk
+/// strings (what `redis-cli`, `redis-benchmark` and Redis client libraries
+/// send). Replies to them are framed by ``ReplyWriter`` (RESP2 and RESP3).
 ///
 /// Limits are Redis's: at most ``maximumArrayLength`` elements per request
 /// (Redis's multibulk limit), bulk strings no longer than the daemon's
@@ -49,16 +48,12 @@ public enum RESP {
         defer { scanned += looked }
         /// The digits at `index` up to CRLF (at most 18), moving past the CRLF.
         func number() -> Int? {
-            var value = 0
-            var digits = 0
-            defer { looked += digits + 2 }
-            while index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") {
-                guard digits < 18 else { return nil }
-                value = value &* 10 &+ Int(bytes[index] &- UInt8(ascii: "0"))
-                digits += 1
-                index += 1
-            }
-            guard digits > 0, index + 1 < bytes.count, bytes[index] == 0x0D, bytes[index + 1] == 0x0A else { return nil }
+            let start = index
+            while index < bytes.count, index - start < 18, bytes[index] &- UInt8(ascii: "0") < 10 { index += 1 }
+            looked += index - start + 2
+            guard index + 1 < bytes.count, bytes[index] == 0x0D, bytes[index + 1] == 0x0A,
+                let value = WireNumber.wholeNumber(bytes[start..<index])
+            else { return nil }
             index += 2
             return value
         }
@@ -95,19 +90,10 @@ public enum RESP {
         return length
     }
 
+    /// A RESP integer, `-?digits` (no `+`, as Redis), at most 18 characters.
     private static func integer(_ digits: ArraySlice<UInt8>) -> Int? {
-        guard !digits.isEmpty, digits.count <= 18 else { return nil }
-        var value = 0
-        var negative = false
-        for (index, byte) in digits.enumerated() {
-            if index == 0 && byte == UInt8(ascii: "-") && digits.count > 1 {
-                negative = true
-                continue
-            }
-            guard byte >= 0x30 && byte <= 0x39 else { return nil }
-            value = value * 10 + Int(byte - 0x30)
-        }
-        return negative ? -value : value
+        guard digits.count <= 18, digits.first != UInt8(ascii: "+") else { return nil }
+        return WireNumber.integer(digits)
     }
 
     /// The bulk strings of a request being read, in one byte buffer that
@@ -267,86 +253,5 @@ public enum RESP {
             length += 1
         }
         return nil
-    }
-
-
-    // MARK: Encoding
-
-    /// `+text` (no CR or LF in `text`).
-    public static func simpleString(_ text: String, into output: inout [UInt8]) {
-        output.append(UInt8(ascii: "+"))
-        output.append(contentsOf: text.utf8)
-        crlf(&output)
-    }
-
-    /// `-CODE sentence`.
-    public static func error(_ error: ProtocolError, into output: inout [UInt8]) {
-        output.append(UInt8(ascii: "-"))
-        output.append(contentsOf: error.code.rawValue.utf8)
-        output.append(UInt8(ascii: " "))
-        output.append(contentsOf: error.message.utf8)
-        crlf(&output)
-    }
-
-    /// `:n`.
-    public static func integer(_ value: Int, into output: inout [UInt8]) {
-        output.append(UInt8(ascii: ":"))
-        appendDecimal(value, into: &output)
-        crlf(&output)
-    }
-
-    /// `$n` and the bytes.
-    public static func bulkString(_ bytes: [UInt8], into output: inout [UInt8]) {
-        bulkHeader(bytes.count, into: &output)
-        output.append(contentsOf: bytes)
-        crlf(&output)
-    }
-
-    /// `$n` and the text's UTF-8 bytes.
-    public static func bulkString(_ text: String, into output: inout [UInt8]) {
-        var text = text
-        text.withUTF8 { bytes in
-            bulkHeader(bytes.count, into: &output)
-            output.append(contentsOf: bytes)
-        }
-        crlf(&output)
-    }
-
-    private static func bulkHeader(_ count: Int, into output: inout [UInt8]) {
-        output.append(UInt8(ascii: "$"))
-        appendDecimal(count, into: &output)
-        crlf(&output)
-    }
-
-    /// A non-negative or negative integer in ASCII, without a String.
-    public static func appendDecimal(_ value: Int, into output: inout [UInt8]) {
-        if value < 0 { output.append(UInt8(ascii: "-")) }
-        var magnitude = value.magnitude
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                      UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var count = 0
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            repeat {
-                buffer[19 - count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                magnitude /= 10
-                count += 1
-            } while magnitude > 0
-            // A typed buffer, so that the append is one copy, not a byte-by-byte walk of a slice.
-            output.append(contentsOf: UnsafeBufferPointer(
-                start: buffer.baseAddress!.assumingMemoryBound(to: UInt8.self) + (20 - count), count: count))
-        }
-    }
-
-    /// An aggregate header: `*n` (array), `>n` (RESP3 push) or `%n` (RESP3 map).
-    public static func header(_ marker: UInt8, count: Int, into output: inout [UInt8]) {
-        output.append(marker)
-        appendDecimal(count, into: &output)
-        crlf(&output)
-    }
-
-    private static func crlf(_ output: inout [UInt8]) {
-        output.append(0x0D)
-        output.append(0x0A)
     }
 }

@@ -1,5 +1,7 @@
 // LecternRequests.swift: the lecternd requests the scenarios send, with the replies they expect.
 
+import LecternProtocol
+
 /// Request lines of the Lectern protocol (PROTOCOL.md), encoded once, each
 /// paired with the shape of its well-formed reply.
 enum LecternRequests {
@@ -16,7 +18,7 @@ enum LecternRequests {
     }
 
     static func view(_ id: String, width: Double) -> ScenarioRequest {
-        request("VIEW \(id) width=\(Format.fixed(width, 2)) size=17 font=\"DejaVu Sans\"", ReplyExpectation(final: "OK VIEW id=\(id) "))
+        request("VIEW \(id) width=\(WireNumber.text(width)) size=17 font=\"DejaVu Sans\"", ReplyExpectation(final: "OK VIEW id=\(id) "))
     }
 
     static func lines(_ id: String) -> ScenarioRequest {

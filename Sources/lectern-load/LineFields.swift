@@ -1,5 +1,7 @@
 // LineFields.swift: key=value tokens of a reply or event line, read from bytes.
 
+import LecternProtocol
+
 /// Reads `key=value` tokens straight from a line's bytes, without making
 /// strings: event lines arrive by the hundred thousand per second.
 enum LineFields {
@@ -34,28 +36,28 @@ enum LineFields {
         return position
     }
 
-    /// A non-negative decimal integer value.
+    /// A non-negative decimal integer value (digits only).
     static func integer<Line: Collection>(_ key: String, in line: Line) -> Int? where Line.Element == UInt8 {
-        guard let bytes = value(key, in: line), !bytes.isEmpty, bytes.count <= 18 else { return nil }
-        var result = 0
-        for byte in bytes {
-            guard (0x30...0x39).contains(byte) else { return nil }
-            result = result * 10 + Int(byte - 0x30)
-        }
-        return result
+        value(key, in: line).flatMap(WireNumber.wholeNumber)
     }
 
     /// A decimal number value (`-3.25`).
     static func number<Line: Collection>(_ key: String, in line: Line) -> Double? where Line.Element == UInt8 {
-        guard let bytes = value(key, in: line) else { return nil }
-        return Double(String(decoding: bytes, as: UTF8.self))
+        value(key, in: line).flatMap(WireNumber.double)
     }
 
     /// A `a..b` range value.
     static func range<Line: Collection>(_ key: String, in line: Line) -> Range<Int>? where Line.Element == UInt8 {
         guard let bytes = value(key, in: line) else { return nil }
-        let parts = String(decoding: bytes, as: UTF8.self).components(separatedBy: "..")
-        guard parts.count == 2, let low = Int(parts[0]), let high = Int(parts[1]), low <= high else { return nil }
+        // `..` after the first byte (the lower bound may be negative).
+        var dots = bytes.startIndex
+        while dots != bytes.endIndex, bytes[dots] != UInt8(ascii: ".") { dots = bytes.index(after: dots) }
+        guard dots != bytes.endIndex else { return nil }
+        let second = bytes.index(after: dots)
+        guard second != bytes.endIndex, bytes[second] == UInt8(ascii: "."),
+            let low = WireNumber.integer(bytes[..<dots]), let high = WireNumber.integer(bytes[bytes.index(after: second)...]),
+            low <= high
+        else { return nil }
         return low..<high
     }
 }

@@ -1,6 +1,7 @@
 // ReplyFramer.swift: splits the bytes a server sends into replies and events.
 
 import Glibc
+import LecternProtocol
 
 /// One complete thing the server said, copied out of the stream: a reply,
 /// or an event line (`! …`). See ``FrameView`` for the form the hot path
@@ -304,12 +305,7 @@ struct ReplyFramer {
 
     /// The value of 1 to 12 ASCII digits, or nil for anything else.
     private static func wholeNumber(_ digits: Slice<UnsafeRawBufferPointer>) -> Int? {
-        guard !digits.isEmpty, digits.count <= 12 else { return nil }
-        var value = 0
-        for digit in digits {
-            guard (0x30...0x39).contains(digit) else { return nil }
-            value = value * 10 + Int(digit - 0x30)
-        }
-        return value
+        guard digits.count <= 12 else { return nil }
+        return WireNumber.wholeNumber(digits)
     }
 }

@@ -2,6 +2,7 @@
 
 import Foundation
 import LecternGeometry
+import LecternProtocol
 
 /// Points to tap that hit text: the centre of every letter of every line,
 /// vertically in the middle of the line box.
@@ -25,7 +26,7 @@ struct TapTargets {
                 let width = LineFields.number("width", in: line),
                 let caretBytes = LineFields.value("carets", in: line)
             else { continue }
-            let carets = String(decoding: caretBytes, as: UTF8.self).split(separator: ",").compactMap { Double($0) }
+            let carets = caretBytes.split(separator: UInt8(ascii: ",")).compactMap { WireNumber.double($0) }
             for i in 0..<max(0, carets.count - 1) {
                 let offset = range.lowerBound + i
                 guard offset < bytes.count, bytes[offset] != UInt8(ascii: " ") else { continue }
@@ -41,5 +42,5 @@ struct TapTargets {
 
 extension Point {
     /// `x y` as a request writes them.
-    var wire: String { "\(Format.fixed(x, 2)) \(Format.fixed(y, 2))" }
+    var wire: String { "\(WireNumber.text(x)) \(WireNumber.text(y))" }
 }

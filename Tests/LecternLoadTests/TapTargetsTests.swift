@@ -20,7 +20,7 @@ import Testing
         #expect(targets.points.first == TapTargets.Point(x: 6.545, y: 9.895))
         #expect(targets.points.contains(TapTargets.Point(x: 5.395, y: 29.685)))
         #expect(targets.points.allSatisfy { $0.x < 183.08 })
-        #expect(targets.points.first?.wire == "6.54 9.89" || targets.points.first?.wire == "6.55 9.90")
+        #expect(targets.points.first?.wire == "6.54 9.89" || targets.points.first?.wire == "6.55 9.9")
     }
 
     @Test func linesWithoutFieldsGiveNoPoints() {

@@ -85,14 +85,3 @@ import Testing
         }
     }
 }
-
-@Suite struct ReplyEncoderTests {
-    @Test func finalLinesCarryTheTag() {
-        var out: [UInt8] = []
-        ReplyEncoder.data("first", into: &out)
-        ReplyEncoder.ok("PONG", tag: "@3", into: &out)
-        ReplyEncoder.error(ProtocolError(.unknownCommand, "no such thing"), tag: nil, into: &out)
-        ReplyEncoder.ok(tag: nil, into: &out)
-        #expect(String(decoding: out, as: UTF8.self) == "* first\r\n@3 OK PONG\r\nERR UNKNOWN no such thing\r\nOK\r\n")
-    }
-}

@@ -5,6 +5,7 @@ import Foundation
 import Testing
 @testable import LecternServer
 import LecternLayout
+import LecternProtocol
 import LecternText
 
 @Suite(.serialized) struct LayoutCacheTests {
@@ -312,26 +313,27 @@ import LecternText
         let request = { (width: Double) in
             LayoutService.LayoutRequest(stamp: 1, spec: LayoutSpec(width: width, fontSize: 17))
         }
+        let event = { (text: String) in EventLine(document: "a", text: text) }
         var queue = WatchEventQueue()
-        #expect(queue.add(.awaiting(line: "TAP a sentence=0", range: 0..<3, layout: request(100))) == ([], true))
-        #expect(queue.add(.ready(Array("CHANGED a".utf8))) == ([], false))
-        #expect(queue.add(.awaiting(line: "TAP a sentence=1", range: 3..<6, layout: request(200))) == ([], true))
-        #expect(queue.add(.awaiting(line: "TAP a sentence=2", range: 6..<9, layout: request(100))) == ([], false))
+        #expect(queue.add(.awaiting(line: event("TAP a sentence=0"), range: 0..<3, layout: request(100))) == ([], true))
+        #expect(queue.add(.ready(event("CHANGED a"))) == ([], false))
+        #expect(queue.add(.awaiting(line: event("TAP a sentence=1"), range: 3..<6, layout: request(200))) == ([], true))
+        #expect(queue.add(.awaiting(line: event("TAP a sentence=2"), range: 6..<9, layout: request(100))) == ([], false))
         // The second layout first: nothing may pass the first event.
         queue.resolve(request(200)) { "rects=\($0.lowerBound)" }
         #expect(queue.takeReady().isEmpty)
         queue.resolve(request(100)) { "rects=\($0.lowerBound)" }
-        #expect(queue.takeReady().map { String(decoding: $0, as: UTF8.self) }
+        #expect(queue.takeReady().map { String(decoding: $0.line, as: UTF8.self) }
             == ["TAP a sentence=0 rects=0", "CHANGED a", "TAP a sentence=1 rects=3", "TAP a sentence=2 rects=6"])
         #expect(queue.isEmpty)
 
         // One past the limit: all go at once, in order, the waiting ones without geometry.
-        _ = queue.add(.awaiting(line: "TAP a sentence=0", range: 0..<3, layout: request(100)))
-        for number in 1..<WatchEventQueue.maximumWaiting { _ = queue.add(.ready(Array("SELECT \(number)".utf8))) }
-        let (sendNow, _) = queue.add(.ready(Array("CLEAR a".utf8)))
+        _ = queue.add(.awaiting(line: event("TAP a sentence=0"), range: 0..<3, layout: request(100)))
+        for number in 1..<WatchEventQueue.maximumWaiting { _ = queue.add(.ready(event("SELECT \(number)"))) }
+        let (sendNow, _) = queue.add(.ready(event("CLEAR a")))
         #expect(sendNow.count == WatchEventQueue.maximumWaiting + 1)
-        #expect(sendNow.first.map { String(decoding: $0, as: UTF8.self) } == "TAP a sentence=0")
-        #expect(sendNow.last.map { String(decoding: $0, as: UTF8.self) } == "CLEAR a")
+        #expect(sendNow.first.map { String(decoding: $0.line, as: UTF8.self) } == "TAP a sentence=0")
+        #expect(sendNow.last.map { String(decoding: $0.line, as: UTF8.self) } == "CLEAR a")
         #expect(queue.isEmpty && queue.awaited.isEmpty)
     }
 }

@@ -61,16 +61,16 @@ struct PointArguments {
     }
 
     /// From a plain line's arguments, read in place by
-    /// ``Wire/plainDouble(_:in:)``; nil when it declines a number (another
+    /// ``Wire/double(_:in:)``; nil when it declines a number (another
     /// spelling such as `1e1` or `+3`, or out of range), for
     /// ``init(_:positional:)`` to read or reject.
     init?(plain arguments: PlainRequestLine.Arguments) {
-        guard let x = arguments.positional(1).flatMap({ Wire.plainDouble($0, in: Wire.coordinateRange) }),
-            let y = arguments.positional(2).flatMap({ Wire.plainDouble($0, in: Wire.coordinateRange) })
+        guard let x = arguments.positional(1).flatMap({ Wire.double($0, in: Wire.coordinateRange) }),
+            let y = arguments.positional(2).flatMap({ Wire.double($0, in: Wire.coordinateRange) })
         else { return nil }
         var slop = 0.0
         if arguments.keyedCount > 0, let text = arguments.value(for: "slop") {
-            guard let value = Wire.plainDouble(text, in: Wire.lengthRange) else { return nil }
+            guard let value = Wire.double(text, in: Wire.lengthRange) else { return nil }
             slop = value
         }
         self.x = x

@@ -2,57 +2,51 @@
 
 import LecternProtocol
 
-/// One data line of a reply: text, or exact bytes sent as a literal.
-enum ReplyLine {
-    case text(String)
-    case literal([UInt8])
-}
-
-/// Text data lines kept with their line-protocol encoding (`* text` CRLF
-/// each), for replies that are memoised and sent over and over (a
-/// sentence's highlight): sending them is one copy. A class, so that the
-/// cache hands one out by reference; the bytes are in memory of its own
-/// (not an array), so copying them out takes no reference count either.
+/// Text data lines kept with their encodings (see
+/// ``ReplyWriter/dataLines(_:)``), for replies that are memoised and sent
+/// over and over (a sentence's highlight): sending them is one copy. A
+/// class, so that the cache hands one out by reference. The bytes are
+/// made by the same writer as every other reply, so a memoised reply and
+/// the generic one of the same lines are the same bytes.
+///
+/// Loop thread only (the RESP forms are made on first use).
 final class EncodedDataLines {
     let lines: [String]
     /// The lines as data lines of the line protocol.
-    let encoded: UnsafeBufferPointer<UInt8>
-    /// For Redis clients: the array header of a reply made of these lines
-    /// and a status, then the lines as bulk strings (made on first use).
-    var respEncoded: UnsafeBufferPointer<UInt8> {
-        if let resp { return resp }
-        var bytes: [UInt8] = []
-        RESP.header(UInt8(ascii: "*"), count: lines.count + 1, into: &bytes)
-        for line in lines { RESP.bulkString(line, into: &bytes) }
-        let made = Self.copy(bytes)
-        resp = made
-        return made
-    }
-    private var resp: UnsafeBufferPointer<UInt8>?
+    let lineBytes: [UInt8]
+    /// The lines at the start of a RESP2 and a RESP3 reply (made on first use).
+    private var resp2Bytes: [UInt8]?
+    private var resp3Bytes: [UInt8]?
 
     init(_ lines: [String]) {
         self.lines = lines
-        var encoded: [UInt8] = []
-        for line in lines { ReplyEncoder.data(line, into: &encoded) }
-        self.encoded = Self.copy(encoded)
+        self.lineBytes = ReplyWriter(.line).dataLines(lines)
     }
 
-    deinit {
-        encoded.deallocate()
-        resp?.deallocate()
-    }
-
-    private static func copy(_ bytes: [UInt8]) -> UnsafeBufferPointer<UInt8> {
-        let memory = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: bytes.count)
-        _ = memory.initialize(from: bytes)
-        return UnsafeBufferPointer(memory)
+    /// Appends the lines as `writer` starts a reply with them; the status
+    /// follows (``ReplyWriter/okPrefix(tag:into:)``).
+    func append(for writer: ReplyWriter, to output: inout [UInt8]) {
+        switch writer.framing {
+        case .line:
+            output.append(contentsOf: lineBytes)
+        case .resp2:
+            if resp2Bytes == nil { resp2Bytes = writer.dataLines(lines) }
+            output.append(contentsOf: resp2Bytes ?? [])
+        case .resp3:
+            if resp3Bytes == nil { resp3Bytes = writer.dataLines(lines) }
+            output.append(contentsOf: resp3Bytes ?? [])
+        }
     }
 }
 
+@available(*, unavailable)
+extension EncodedDataLines: Sendable {}
+
 /// The result of a command: data lines, then the text of the final OK line.
 ///
-/// To Redis clients (RESP) a reply without data lines is the simple string
-/// of its status (`+PONG`); one with data lines is an array of them as bulk
+/// Framed by ``ReplyWriter/reply(_:status:value:tag:into:)``: to Redis
+/// clients (RESP) a reply without data lines is the simple string of its
+/// status (`+PONG`); one with data lines is an array of them as bulk
 /// strings, with the status as a last, simple-string element. A command
 /// whose answer has a more natural RESP shape (HELLO's map, STATS's
 /// integers) sets ``resp`` instead.

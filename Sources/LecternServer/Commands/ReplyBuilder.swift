@@ -3,21 +3,21 @@
 
 import LecternProtocol
 
-/// A reply encoded straight into bytes for one request's framing, as
-/// ``Connection/reply(_:tag:)`` would encode the equivalent ``Reply``:
-/// for the line protocol `* line` CRLF per data line (or a literal) and
-/// `[tag ]OK status`; for Redis clients an array of bulk strings closed by
-/// the status as a simple string (only `+status` without data lines).
+/// A reply encoded straight into bytes for one request's framing by its
+/// ``ReplyWriter``, the same bytes as ``Connection/reply(_:tag:)`` of the
+/// equivalent ``Reply``: the data lines as they are made, and on
+/// ``finish(status:)`` whatever the framing puts before them (RESP's array
+/// header) and the status.
 ///
 /// A value: build it on any thread, from values captured up front.
 struct ReplyBuilder: Sendable {
-    let framing: Request.Framing
+    let writer: ReplyWriter
     let tag: String?
     private var body: [UInt8] = []
     private var dataLines = 0
 
-    init(framing: Request.Framing, tag: String?) {
-        self.framing = framing
+    init(writer: ReplyWriter, tag: String?) {
+        self.writer = writer
         self.tag = tag
     }
 
@@ -27,49 +27,28 @@ struct ReplyBuilder: Sendable {
     /// A data line (no CR or LF in `text`).
     mutating func data(_ text: String) {
         dataLines += 1
-        switch framing {
-        case .line: ReplyEncoder.data(text, into: &body)
-        case .resp: RESP.bulkString(text, into: &body)
-        }
+        writer.data(text, into: &body)
     }
 
     /// A literal data line of `text`'s UTF-8 bytes, copied once.
     mutating func literal(_ text: String) {
         var text = text
-        text.withUTF8 { bytes in
-            dataLines += 1
-            switch framing {
-            case .line:
-                body.append(contentsOf: "* {\(bytes.count)}\r\n".utf8)
-                body.append(contentsOf: bytes)
-                body.append(contentsOf: [0x0D, 0x0A])
-            case .resp:
-                body.append(contentsOf: "$\(bytes.count)\r\n".utf8)
-                body.append(contentsOf: bytes)
-                body.append(contentsOf: [0x0D, 0x0A])
-            }
-        }
+        dataLines += 1
+        text.withUTF8 { writer.literal($0, into: &body) }
     }
 
     /// The whole reply, closed by `status` (the text after `OK `).
     consuming func finish(status: String) -> [UInt8] {
-        switch framing {
-        case .line:
-            ReplyEncoder.ok(status, tag: tag, into: &body)
-            return body
-        case .resp:
-            let status = status.isEmpty ? "OK" : status
-            guard dataLines > 0 else {
-                RESP.simpleString(status, into: &body)
-                return body
-            }
-            var bytes: [UInt8] = []
-            bytes.reserveCapacity(body.count + status.utf8.count + 24)
-            RESP.header(UInt8(ascii: "*"), count: dataLines + 1, into: &bytes)
+        var bytes: [UInt8] = []
+        writer.start(dataLines: dataLines, into: &bytes)
+        if bytes.isEmpty {
+            bytes = body
+        } else {
+            bytes.reserveCapacity(bytes.count + body.count + status.utf8.count + 8)
             bytes.append(contentsOf: body)
-            RESP.simpleString(status, into: &bytes)
-            return bytes
         }
+        writer.ok(status, tag: tag, into: &bytes)
+        return bytes
     }
 }
 
@@ -131,7 +110,7 @@ extension CommandContext {
     func replyMaker(
         describing what: String, hint: String, _ build: @escaping @Sendable (inout ReplyBuilder) throws -> String
     ) -> @Sendable () -> Result<[UInt8], ProtocolError> {
-        let builder = ReplyBuilder(framing: connection.replyFraming, tag: request.tag)
+        let builder = ReplyBuilder(writer: connection.replyWriter, tag: request.tag)
         let limit = server.configuration.outputHardLimit
         return { @Sendable () -> Result<[UInt8], ProtocolError> in
             var builder = builder

@@ -148,13 +148,7 @@ extension Server {
             summary: "Reports the daemon's figures: connections, documents, commands per second, memory, output buffers.",
             details: ["STATS       -> one '* name value' line per figure, then OK STATS"],
             handler: { context in
-                let figures = context.server.statisticsFigures()
-                var reply = Reply("STATS", data: figures.map { "\($0.name) \($0.value)" })
-                // Redis clients get a map, with numbers as integers.
-                reply.resp = .map(figures.map { figure in
-                    (.text(figure.name), Int(figure.value).map(RESPValue.integer) ?? .text(figure.value))
-                })
-                return .reply(reply)
+                return .reply(context.server.statisticsReply())
             }),
     ]
 

@@ -67,7 +67,7 @@ extension Server {
         // each distinct event line is made once.
         var texts: [OffsetUnit: String] = [:]
         var geometry: [LayoutSpec: String] = [:]
-        var lines: [EventVariant: [UInt8]] = [:]
+        var lines: [EventVariant: EventLine] = [:]
         for reader in watchers where reader.connection !== origin {
             let watcher = reader.connection
             let unit = watcher.session.unit
@@ -89,7 +89,7 @@ extension Server {
                 geometry[view.spec] = fields
                 line += " " + fields
             }
-            let bytes = Array(line.utf8)
+            let bytes = EventLine(document: document.id, text: line)
             lines[variant] = bytes
             deliver(bytes, to: reader)
         }
@@ -115,7 +115,7 @@ extension Server {
 
     /// A watch event for `watcher`: sent now, or queued behind the events
     /// that wait for a layout.
-    private func deliver(_ event: [UInt8], to watcher: ReaderRegistry.Reader) {
+    private func deliver(_ event: EventLine, to watcher: ReaderRegistry.Reader) {
         if watcher.watchEvents.isEmpty {
             watcher.connection.send(event: event)
         } else {
@@ -141,7 +141,7 @@ extension Server {
     ) {
         let request = LayoutService.LayoutRequest(document, spec: spec)
         // Queued before asking: the answer may come at once (BackgroundWork's fallback).
-        guard enqueue(.awaiting(line: line, range: range, layout: request), for: watcher) else { return }
+        guard enqueue(.awaiting(line: EventLine(document: document.id, text: line), range: range, layout: request), for: watcher) else { return }
         // Weak: a connection that closes meanwhile leaves the registry, and its events go with it.
         layouts.requestLayout(document, spec: spec, on: loop) { [weak watcher] layout in
             guard let watcher else { return }

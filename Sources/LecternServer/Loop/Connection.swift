@@ -33,19 +33,25 @@ final class Connection {
     let id: UInt64
     let peer: String
     /// The server outlives every connection (it closes them all before it
-    /// goes), so no reference counting is needed to reach it. The
-    /// per-request paths call it through `_withUnsafeGuaranteedRef`, which
-    /// spares even the retain and release of making ``server`` a strong
-    /// reference.
-    private let unretainedServer: Unmanaged<Server>
-    var server: Server { unretainedServer.takeUnretainedValue() }
+    /// goes), so the connection does not keep it alive; were that ever
+    /// broken, an access would trap, not read freed memory.
+    unowned let server: Server
+    /// `--output-hard-limit` (the configuration is immutable): checked on
+    /// every reply without reaching the server.
+    private let outputHardLimit: Int
     let stream: UnsafeMutablePointer<uv_stream_t>
 
-    // The decoder and the output are modified in place for every request;
-    // only this class touches them, never re-entrantly (a handler appends
-    // to the output, the decoder is idle meanwhile), so they are exempt from
-    // the run-time exclusivity check, which costs a thread-local lookup per
-    // access on the hottest path.
+    // The decoder and the output are modified in place for every request.
+    // Invariant that makes skipping the run-time exclusivity check safe:
+    // both are private to this class (the output is read-only outside),
+    // used on the loop thread only, and every modifying access is one call
+    // that touches nothing but its arguments: the decoder yields a request
+    // and is idle while its handler runs; the output is appended to, handed
+    // `inout` to a ReplyWriter call, or written by flush(). The one call
+    // that runs outside code while it holds the output is the `status`
+    // closure of reply(data:tag:status:), which writes to its ShortLine
+    // only (never to this connection). The check costs a thread-local
+    // lookup per access on the hottest path.
     @exclusivity(unchecked) private var decoder: RequestDecoder
     /// Per-connection protocol state: offset unit, client name, views.
     let session = Session()
@@ -54,6 +60,12 @@ final class Connection {
     private(set) var isAwaitingReply = false
     /// How the request being answered was framed: its reply is framed the same way.
     private(set) var replyFraming = Request.Framing.line
+    /// The writer of the reply being made: the line protocol, or RESP of
+    /// the session's version (read when the reply is written: HELLO 3's
+    /// own reply is RESP3).
+    var replyWriter: ReplyWriter { ReplyWriter(resp: replyFraming == .resp, respVersion: session.respVersion) }
+    /// The writer of events: RESP once the client has sent RESP requests.
+    var eventWriter: ReplyWriter { ReplyWriter(resp: session.speaksRESP, respVersion: session.respVersion) }
     /// Loop time (ms) of the last request, for the idle timeout.
     var lastActivity: UInt64 = 0
     @exclusivity(unchecked) private(set) var output: [UInt8] = []
@@ -94,7 +106,8 @@ final class Connection {
 
     init(id: UInt64, server: Server, stream: UnsafeMutablePointer<uv_stream_t>, isTCP: Bool) {
         self.id = id
-        self.unretainedServer = Unmanaged.passUnretained(server)
+        self.server = server
+        self.outputHardLimit = server.configuration.outputHardLimit
         self.stream = stream
         self.decoder = RequestDecoder(
             maximumLineLength: server.configuration.maximumLineLength,
@@ -165,10 +178,10 @@ final class Connection {
     ///
     /// - Complexity: at most `--turn-requests` requests per loop turn.
     private func processBufferedRequests() {
-        let (now, turn, requestBudget, outputBudget) = unretainedServer._withUnsafeGuaranteedRef {
-            // The loop's time, cached by libuv for the whole callback.
-            (uv_now($0.loop), $0.turn, $0.configuration.requestsPerTurn, $0.configuration.outputBytesPerTurn)
-        }
+        let server = self.server
+        // The loop's time, cached by libuv for the whole callback.
+        let (now, turn) = (uv_now(server.loop), server.turn)
+        let (requestBudget, outputBudget) = (server.configuration.requestsPerTurn, server.configuration.outputBytesPerTurn)
         if budgetTurn != turn {
             budgetTurn = turn
             requestsThisTurn = 0
@@ -191,13 +204,13 @@ final class Connection {
             replyFraming = decoder.lastFraming
             if replyFraming == .resp { session.speaksRESP = true }
             let outputBefore = output.count
-            let eventBytesBefore = unretainedServer._withUnsafeGuaranteedRef { $0.eventBytesQueued }
+            let eventBytesBefore = server.eventBytesQueued
             // Consumed: the request's bytes pass to its handler without another reference count.
             switch consume item {
             case .plain(let line):
-                unretainedServer._withUnsafeGuaranteedRef { $0.dispatch(line, on: self) }
+                server.dispatch(line, on: self)
             case .request(let request):
-                unretainedServer._withUnsafeGuaranteedRef { $0.dispatch(request, on: self) }
+                server.dispatch(request, on: self)
             case .failure(let error, let tag, let closesConnection):
                 if closesConnection {
                     fail(error, tag: tag)
@@ -209,7 +222,7 @@ final class Connection {
             // A request's share is its reply and the events it sent to
             // others (a TAP fans out to every watcher): forty watchers make
             // a TAP forty times the work, and its turn ends that much sooner.
-            let eventBytes = unretainedServer._withUnsafeGuaranteedRef { $0.eventBytesQueued } &- eventBytesBefore
+            let eventBytes = server.eventBytesQueued &- eventBytesBefore
             outputBytesThisTurn += max(0, output.count - outputBefore) + eventBytes
         }
         // Nothing complete is buffered: read on, unless reading must wait.
@@ -220,23 +233,20 @@ final class Connection {
     /// reading and wait for the next turn in the server's run queue.
     private func yieldTurn() {
         stopReading()
-        unretainedServer._withUnsafeGuaranteedRef {
-            $0.statistics.turnYields += 1
-            $0.scheduleRun(self)
-        }
+        server.statistics.turnYields += 1
+        server.scheduleRun(self)
     }
 
     /// Runs this connection's buffered requests for one loop turn; called
     /// by the server's run pass for connections in its run queue.
     func takeTurn() {
         guard !isClosing else { return }
-        let (turn, requestBudget, outputBudget) = unretainedServer._withUnsafeGuaranteedRef {
-            ($0.turn, $0.configuration.requestsPerTurn, $0.configuration.outputBytesPerTurn)
-        }
+        let (turn, requestBudget, outputBudget) = (
+            server.turn, server.configuration.requestsPerTurn, server.configuration.outputBytesPerTurn)
         if budgetTurn == turn && (requestsThisTurn >= requestBudget || outputBytesThisTurn >= outputBudget) {
             // It had this turn's share already (read and yielded in this
             // turn's poll phase): the next turn.
-            unretainedServer._withUnsafeGuaranteedRef { $0.scheduleRun(self) }
+            server.scheduleRun(self)
             return
         }
         processBufferedRequests()
@@ -300,18 +310,7 @@ final class Connection {
     // MARK: Output
 
     func reply(_ reply: Reply, tag: String?) {
-        if replyFraming == .resp {
-            encodeRESP(reply)
-            outputDidGrow()
-            return
-        }
-        for line in reply.data {
-            switch line {
-            case .text(let text): ReplyEncoder.data(text, into: &output)
-            case .literal(let bytes): ReplyEncoder.literal(bytes, into: &output)
-            }
-        }
-        ReplyEncoder.ok(reply.status, tag: tag, into: &output)
+        replyWriter.reply(reply.data, status: reply.status, value: reply.resp, tag: tag, into: &output)
         outputDidGrow()
     }
 
@@ -336,42 +335,20 @@ final class Connection {
     }
 
     /// A reply of memoised data lines and a status line written by
-    /// `status` (the text after `OK `), encoded straight into the output:
-    /// the same bytes as ``reply(_:tag:)`` of the equivalent ``Reply``.
-    /// (see ``Document/highlight(_:layout:unit:)``).
-    func reply(data: EncodedDataLines, tag: String?, status: (inout Wire.ShortLine) -> Void) {
-        if replyFraming == .resp {
-            output.append(contentsOf: data.respEncoded)
-            output.append(UInt8(ascii: "+"))
-        } else {
-            output.append(contentsOf: data.encoded)
-            ReplyEncoder.okPrefix(tag: tag, into: &output)
-        }
-        Wire.ShortLine.append(to: &output) { line in
+    /// `status` (the text after `OK `, not empty), encoded straight into
+    /// the output: the same bytes as ``reply(_:tag:)`` of the equivalent
+    /// ``Reply`` (the one writer makes both). `status` runs while the
+    /// output is being written: it must write to its line only, never to
+    /// this connection.
+    func reply(data: EncodedDataLines, tag: String?, status: (inout ShortLine) -> Void) {
+        let writer = replyWriter
+        data.append(for: writer, to: &output)
+        writer.okPrefix(tag: tag, into: &output)
+        ShortLine.append(to: &output) { line in
             status(&line)
-            line.write("\r\n")
+            line.writeLineEnd()
         }
         outputDidGrow()
-    }
-
-    /// A reply for a Redis client (see ``Reply``), written without building
-    /// an intermediate value for the common shapes.
-    private func encodeRESP(_ reply: Reply) {
-        if let value = reply.resp {
-            value.encode(version: session.respVersion, into: &output)
-            return
-        }
-        let status = reply.status.isEmpty ? "OK" : reply.status
-        if !reply.data.isEmpty {
-            RESP.header(UInt8(ascii: "*"), count: reply.data.count + 1, into: &output)
-            for line in reply.data {
-                switch line {
-                case .text(let text): RESP.bulkString(text, into: &output)
-                case .literal(let bytes): RESP.bulkString(bytes, into: &output)
-                }
-            }
-        }
-        RESP.simpleString(status, into: &output)
     }
 
     /// Appends an asynchronous event line (`! …`). Events are only ever
@@ -385,13 +362,7 @@ final class Connection {
     /// go out once the output drains below the limit, and before any other
     /// event, in the order of their keys (a stream's tick key is below its
     /// sentence key: see ``TypewriterStream/tickCoalescingKey``).
-    func send(event: String, coalescingKey: Int? = nil) {
-        send(event: Array(event.utf8), coalescingKey: coalescingKey)
-    }
-
-    /// ``send(event:coalescingKey:)`` for an event line already in bytes
-    /// (the typewriter's ticks, built without going through String).
-    func send(event: [UInt8], coalescingKey: Int? = nil) {
+    func send(event: EventLine, coalescingKey: Int? = nil) {
         guard !isClosing else { return }
         if let key = coalescingKey, pendingOutputBytes > server.configuration.outputSoftLimit {
             heldEvents[key] = event
@@ -403,32 +374,18 @@ final class Connection {
         outputDidGrow()
     }
 
-    /// An event as this connection reads them: a `! …` line; for Redis
-    /// clients a pub/sub-style `message` array (RESP2) or push (RESP3) of
-    /// the document id and the event line.
-    private func encode(event: [UInt8]) {
+    /// An event as this connection reads them (see ``ReplyWriter/event(_:into:)``):
+    /// a `! …` line; for Redis clients a pub/sub-style `message` array
+    /// (RESP2) or push (RESP3) of the event's document id and its line.
+    private func encode(event: EventLine) {
         // Counted for the turn budget of whichever request caused it.
-        unretainedServer._withUnsafeGuaranteedRef { $0.eventBytesQueued &+= event.count }
-        guard session.speaksRESP else {
-            output.append(UInt8(ascii: "!"))
-            output.append(UInt8(ascii: " "))
-            output.append(contentsOf: event)
-            output.append(0x0D)
-            output.append(0x0A)
-            return
-        }
-        // The document id is the event's second word.
-        let words = event.split(separator: UInt8(ascii: " "), maxSplits: 2, omittingEmptySubsequences: false)
-        let document = words.count > 1 ? Array(words[1]) : []
-        RESP.header(UInt8(ascii: session.respVersion >= 3 ? ">" : "*"), count: 3, into: &output)
-        RESP.bulkString("message", into: &output)
-        RESP.bulkString(document, into: &output)
-        RESP.bulkString(event, into: &output)
+        server.eventBytesQueued &+= event.line.count
+        eventWriter.event(event, into: &output)
     }
 
     /// The newest held-back event per coalescing key: at most one per key
     /// (a connection's streams hold at most two keys each).
-    private var heldEvents: [Int: [UInt8]] = [:]
+    private var heldEvents: [Int: EventLine] = [:]
 
     /// Sends the held events in key order. For a typewriter stream that
     /// puts its newest TICK before its SENTENCE, which is always right: a
@@ -458,30 +415,26 @@ final class Connection {
     /// below the limit. Output buffered in this turn does not count: it is
     /// bounded by the turn's budget and has not been offered to the kernel yet.
     private func updateBackPressure() {
-        let limit = unretainedServer._withUnsafeGuaranteedRef { $0.configuration.outputSoftLimit }
+        let limit = server.configuration.outputSoftLimit
         if queuedBytes + bytesInFlight > limit {
             guard !isPausedForOutput else { return }
             isPausedForOutput = true
             stopReading()
-            unretainedServer._withUnsafeGuaranteedRef { $0.statistics.outputPauses += 1 }
+            server.statistics.outputPauses += 1
         } else if isPausedForOutput {
             isPausedForOutput = false
-            unretainedServer._withUnsafeGuaranteedRef { $0.scheduleRun(self) }
+            server.scheduleRun(self)
         }
     }
 
     func reply(_ error: ProtocolError, tag: String?) {
-        if replyFraming == .resp {
-            RESP.error(error, into: &output)
-        } else {
-            ReplyEncoder.error(error, tag: tag, into: &output)
-        }
+        replyWriter.error(error, tag: tag, into: &output)
         outputDidGrow()
     }
 
     private func outputDidGrow() {
         guard !isClosing else { return }
-        let limit = unretainedServer._withUnsafeGuaranteedRef { $0.configuration.outputHardLimit }
+        let limit = outputHardLimit
         if pendingOutputBytes > limit {
             output.removeAll()
             queuedOutput.removeAll()
@@ -490,7 +443,7 @@ final class Connection {
             return
         }
         // Once per loop turn, not per reply.
-        if !isQueuedForFlush { unretainedServer._withUnsafeGuaranteedRef { $0.scheduleFlush(self) } }
+        if !isQueuedForFlush { server.scheduleFlush(self) }
     }
 
     /// Stops reading requests and closes once all output is written.
@@ -570,7 +523,7 @@ final class Connection {
             close(reason: "write error \(LoopHandle.errorName(status))")
         } else if !queuedOutput.isEmpty {
             // The next chunk, in this turn's output pass.
-            unretainedServer._withUnsafeGuaranteedRef { $0.scheduleFlush(self) }
+            server.scheduleFlush(self)
         } else if closesAfterOutput && bytesInFlight == 0 && output.isEmpty {
             close(reason: nil)
         } else {

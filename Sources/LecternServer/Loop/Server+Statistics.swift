@@ -1,19 +1,45 @@
-// Server+Statistics.swift: the figures STATS reports.
+// Server+Statistics.swift: the figures STATS reports, and its reply.
 
 import CUV
+import LecternProtocol
 
 extension Server {
+    /// A figure of STATS: a count, or text (the version).
+    enum StatisticsFigure {
+        case count(Int)
+        case text(String)
+    }
+
+    /// STATS's reply: a `* name value` data line per figure, then
+    /// `OK STATS`; to Redis clients a map of the names to the values,
+    /// counts as integers.
+    func statisticsReply() -> Reply {
+        let figures = statisticsFigures()
+        var reply = Reply("STATS", data: figures.map { figure in
+            switch figure.value {
+            case .count(let count): return figure.name + " " + WireNumber.text(count)
+            case .text(let text): return figure.name + " " + text
+            }
+        })
+        reply.resp = .map(figures.map { figure in
+            switch figure.value {
+            case .count(let count): return (.text(figure.name), .integer(count))
+            case .text(let text): return (.text(figure.name), .text(text))
+            }
+        })
+        return reply
+    }
+
     /// STATS's figures, in a fixed order (documented in PROTOCOL.md).
-    func statisticsFigures() -> [(name: String, value: String)] {
+    func statisticsFigures() -> [(name: String, value: StatisticsFigure)] {
         var pending = 0
         var largest = 0
         for connection in openConnections {
             pending += connection.pendingOutputBytes
             largest = max(largest, connection.pendingOutputBytes)
         }
-        let uptime = (uv_now(loop) &- statistics.startTime) / 1000
-        let figures: [(String, CustomStringConvertible)] = [
-            ("version", Lectern.version),
+        let uptime = Int(clamping: (uv_now(loop) &- statistics.startTime) / 1000)
+        let counts: [(String, Int)] = [
             ("uptime_seconds", uptime),
             ("connections", openConnections.count),
             ("documents", documents.count),
@@ -35,6 +61,6 @@ extension Server {
             ("ticks_skipped", typewriters.ticksSkipped),
             ("background_replies", statistics.backgroundReplies),
         ]
-        return figures.map { ($0.0, $0.1.description) }
+        return [("version", .text(Lectern.version))] + counts.map { ($0.0, .count($0.1)) }
     }
 }

@@ -1,5 +1,7 @@
 // WatchEventQueue.swift: a watcher's events held back, in order, behind one that waits for a layout.
 
+import LecternProtocol
+
 /// The watch events of one connection that cannot go out yet (kept in
 /// its ``ReaderRegistry/Reader``).
 ///
@@ -18,10 +20,10 @@
 struct WatchEventQueue {
     enum Entry {
         /// An event line, ready to send.
-        case ready([UInt8])
+        case ready(EventLine)
         /// An event line without its geometry, the UTF-16 range its
         /// `rects=… outline=…` are for, and the layout they wait for.
-        case awaiting(line: String, range: Range<Int>, layout: LayoutService.LayoutRequest)
+        case awaiting(line: EventLine, range: Range<Int>, layout: LayoutService.LayoutRequest)
     }
 
     /// The most events that wait per connection (PROTOCOL.md, "Limits").
@@ -40,8 +42,8 @@ struct WatchEventQueue {
     ///
     /// - Returns: events to send now, in order, and whether the entry is
     ///   the first to wait for its layout (someone must then ask for it).
-    mutating func add(_ entry: Entry) -> (sendNow: [[UInt8]], isFirstToAwait: Bool) {
-        var sendNow: [[UInt8]] = []
+    mutating func add(_ entry: Entry) -> (sendNow: [EventLine], isFirstToAwait: Bool) {
+        var sendNow: [EventLine] = []
         if entries.count >= Self.maximumWaiting {
             sendNow = takeAll()
             if case .ready(let bytes) = entry {
@@ -61,15 +63,15 @@ struct WatchEventQueue {
         guard awaited.remove(layout) != nil else { return }
         for index in entries.indices {
             if case .awaiting(let line, let range, let awaitedLayout) = entries[index], awaitedLayout == layout {
-                entries[index] = .ready(Array((line + " " + fields(range)).utf8))
+                entries[index] = .ready(line.appending(" " + fields(range)))
             }
         }
     }
 
     /// Removes and returns the ready events at the front, in order: up to
     /// the first one that still waits.
-    mutating func takeReady() -> [[UInt8]] {
-        var ready: [[UInt8]] = []
+    mutating func takeReady() -> [EventLine] {
+        var ready: [EventLine] = []
         for entry in entries {
             guard case .ready(let bytes) = entry else { break }
             ready.append(bytes)
@@ -80,11 +82,11 @@ struct WatchEventQueue {
 
     /// Removes and returns every event, in order; those still waiting go
     /// without geometry.
-    mutating func takeAll() -> [[UInt8]] {
-        let all = entries.map { entry -> [UInt8] in
+    mutating func takeAll() -> [EventLine] {
+        let all = entries.map { entry -> EventLine in
             switch entry {
             case .ready(let bytes): return bytes
-            case .awaiting(let line, _, _): return Array(line.utf8)
+            case .awaiting(let line, _, _): return line
             }
         }
         entries.removeAll()

@@ -124,7 +124,7 @@ final class TypewriterScheduler {
             stream.position = 0
             stream.lastSentence = -1
             let unit = stream.connection.session.unit
-            stream.connection.send(event: "RESTART \(document.id) stream=\(stream.id) total=\(document.text.indexMap.length(in: unit)) graphemes=\(stream.total)")
+            stream.connection.send(event: EventLine(document: document.id, text: "RESTART \(document.id) stream=\(stream.id) total=\(document.text.indexMap.length(in: unit)) graphemes=\(stream.total)"))
             if !stream.isPaused { restartClock(stream) }
         }
     }
@@ -253,7 +253,7 @@ final class TypewriterScheduler {
     private func finish(_ stream: TypewriterStream) {
         let document = stream.document
         let unit = stream.connection.session.unit
-        stream.connection.send(event: "DONE \(document.id) stream=\(stream.id) end=\(document.wireOffset(stream.revealedEnd, unit: unit)) graphemes=\(stream.position)")
+        stream.connection.send(event: EventLine(document: document.id, text: "DONE \(document.id) stream=\(stream.id) end=\(document.wireOffset(stream.revealedEnd, unit: unit)) graphemes=\(stream.position)"))
         stop(stream)
     }
 
@@ -272,25 +272,25 @@ final class TypewriterScheduler {
         line.append(contentsOf: "TICK ".utf8)
         line.append(contentsOf: document.id.utf8)
         line.append(contentsOf: " stream=".utf8)
-        RESP.appendDecimal(stream.id, into: &line)
+        line.write(decimal: stream.id)
         line.append(contentsOf: " end=".utf8)
-        RESP.appendDecimal(document.wireOffset(end, unit: unit), into: &line)
+        line.write(decimal: document.wireOffset(end, unit: unit))
         line.append(contentsOf: " graphemes=".utf8)
-        RESP.appendDecimal(stream.position, into: &line)
+        line.write(decimal: stream.position)
         line.append(contentsOf: " total=".utf8)
-        RESP.appendDecimal(document.text.indexMap.length(in: unit), into: &line)
+        line.write(decimal: document.text.indexMap.length(in: unit))
         line.append(contentsOf: " sentence=".utf8)
-        RESP.appendDecimal(sentence, into: &line)
+        line.write(decimal: sentence)
         if skipped > 0 {
             line.append(contentsOf: " skipped=".utf8)
-            RESP.appendDecimal(skipped, into: &line)
+            line.write(decimal: skipped)
         }
         let layout = self.layout(for: stream)
         if let layout {
             line.append(contentsOf: " caret=".utf8)
             line.append(contentsOf: Wire.rect(layout.caretRect(at: end)).utf8)
         }
-        connection.send(event: line, coalescingKey: stream.tickCoalescingKey)
+        connection.send(event: EventLine(document: document.id, line: line), coalescingKey: stream.tickCoalescingKey)
         ticksSent += 1
         if stream.follow && sentence != stream.lastSentence && end > 0 {
             let range = document.sentences[sentence].content
@@ -298,7 +298,7 @@ final class TypewriterScheduler {
             if let layout { event += " " + Document.geometryFields(range, layout: layout) }
             // Coalesced like ticks, under a key of its own: a reader that
             // is behind gets the sentence typing is in now, not every one.
-            connection.send(event: event, coalescingKey: stream.sentenceCoalescingKey)
+            connection.send(event: EventLine(document: document.id, text: event), coalescingKey: stream.sentenceCoalescingKey)
         }
         stream.lastSentence = sentence
     }
