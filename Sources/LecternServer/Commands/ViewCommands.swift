@@ -253,16 +253,10 @@ extension Server {
         // is this layout's own (see ``Document/highlight(_:layout:unit:)``).
         let document = remembered.document
         let view = remembered.view
-        let layout: CachedLayout
-        if let cached = view.layout(for: document) {
-            layout = cached
-        } else {
-            // A small document is laid out now; a large one off the loop,
-            // the request run again when its layout is ready.
-            guard let made = layouts.layoutOrDefer(document, spec: view.spec, context: request.context(on: connection, server: self)) else { return .deferred }
-            view.remember(made, for: document)
-            layout = made
-        }
+        // Not cached: a small document is laid out now; a large one off
+        // the loop, the request run again when its layout is ready.
+        guard let layout = layouts.layoutOrDefer(document, view: view, context: { request.context(on: connection, server: self) })
+        else { return .deferred }
         let hit = PointHit(document: document, layout: layout, x: point.x, y: point.y, slop: point.slop)
         return tap(hit, document: document, layout: layout, connection: connection, tag: request.replyTag)
     }
@@ -406,9 +400,7 @@ extension CommandContext {
         }
         let document = remembered.document
         let view = remembered.view
-        if let layout = view.layout(for: document) { return try body(document, layout) }
-        guard let layout = server.layouts.layoutOrDefer(document, spec: view.spec, context: self) else { return .deferred }
-        view.remember(layout, for: document)
+        guard let layout = server.layouts.layoutOrDefer(document, view: view, context: { self }) else { return .deferred }
         return try body(document, layout)
     }
 

@@ -81,7 +81,7 @@ extension Server {
             texts[unit] = line
             if let range, let view {
                 guard let fields = geometry[view.spec]
-                    ?? eventLayout(document, view: view).map({ Document.geometryFields(range, layout: $0) })
+                    ?? layouts.layoutOnLoop(document, view: view).map({ Document.geometryFields(range, layout: $0.layout) })
                 else {
                     awaitLayout(document, spec: view.spec, line: line, range: range, watcher: reader)
                     continue
@@ -93,24 +93,6 @@ extension Server {
             lines[variant] = bytes
             deliver(bytes, to: reader)
         }
-    }
-
-    /// The layout of a watcher's view for its events if it can be had on
-    /// the loop thread: its view's cache, the document's cache, or a small
-    /// document laid out now (see ``broadcast(_:from:range:_:)``); nil if
-    /// it has to be computed on the pool.
-    private func eventLayout(_ document: Document, view: View) -> TextLayout? {
-        if let layout = view.layout(for: document) { return layout.layout }
-        let layout: CachedLayout
-        if let cached = document.cachedLayout(for: view.spec) {
-            layout = cached
-        } else if document.text.utf16.count <= LayoutService.backgroundThreshold {
-            layout = layouts.layoutNow(document, spec: view.spec)
-        } else {
-            return nil
-        }
-        view.rememberIfMissing(layout, for: document)
-        return layout.layout
     }
 
     /// A watch event for `watcher`: sent now, or queued behind the events
