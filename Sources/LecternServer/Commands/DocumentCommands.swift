@@ -8,7 +8,6 @@ extension Server {
     static let documentCommands: [Command] = [
         Command(
             name: "PUT", syntax: "<id> (\"text\" | {bytes} | <<WORD) [lang=<code>] [mode=reader|uax29]",
-            minimumArguments: 1, maximumArguments: 2,
             summary: "Stores a document (creating or replacing it) and splits it into sentences.",
             details: [
                 "PUT intro \"One. Two.\" lang=en        -> OK PUT id=intro revision=… sentences=2 …",
@@ -18,7 +17,7 @@ extension Server {
             acceptsPayload: true,
             handler: { context in try context.server.put(context) }),
         Command(
-            name: "GET", syntax: "<id>", minimumArguments: 1, maximumArguments: 1,
+            name: "GET", syntax: "<id>",
             summary: "Returns a document's exact text as a literal, and its facts.",
             details: ["GET intro   -> * {9} / One. Two. / OK GET id=intro revision=… bytes=9 …"],
             handler: { context in
@@ -34,7 +33,7 @@ extension Server {
                 }
             }),
         Command(
-            name: "DEL", syntax: "<id>", minimumArguments: 1, maximumArguments: 1,
+            name: "DEL", syntax: "<id>",
             summary: "Deletes a document; its watchers get a DELETED event.",
             details: ["DEL intro   -> OK DEL id=intro"],
             handler: { context in
@@ -49,7 +48,7 @@ extension Server {
                 }
             }),
         Command(
-            name: "LIST", syntax: "[prefix]", minimumArguments: 0, maximumArguments: 1,
+            name: "LIST", syntax: "[prefix]",
             summary: "Lists documents (optionally those whose id starts with prefix), in id order.",
             details: ["LIST        -> * intro revision=1 bytes=9 sentences=2 … / OK LIST 1"],
             handler: { context in
@@ -65,7 +64,7 @@ extension Server {
                 return .reply(Reply("LIST \(lines.count)", data: lines))
             }),
         Command(
-            name: "SENTENCES", syntax: "<id> [from] [count]", minimumArguments: 1, maximumArguments: 3,
+            name: "SENTENCES", syntax: "<id> [from] [count]",
             summary: "Lists sentences: number, range, trimmed content range, paragraph and text.",
             details: [
                 "SENTENCES intro       -> * sentence 0 range=0..5 content=0..4 paragraph=0 text=\"One.\" / … / OK SENTENCES 2 of 2",

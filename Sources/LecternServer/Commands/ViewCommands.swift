@@ -10,7 +10,6 @@ extension Server {
         Command(
             name: "VIEW",
             syntax: "<id> width=<pt> [size=<pt>] [font=<family>] [weight=<100-900>] [italic=yes|no] [line-height=auto|<n>x|<pt>] [paragraph-spacing=<pt>] [insets=<pt>|<v>,<h>|<t>,<l>,<b>,<r>] [default=yes|no]",
-            minimumArguments: 1, maximumArguments: 1,
             summary: "Sets this connection's view of a document and lays it out: the summary of its lines.",
             details: [
                 "VIEW intro width=320 size=17 font=\"DejaVu Sans\"  -> OK VIEW id=intro … lines=3 height=58.5",
@@ -30,7 +29,7 @@ extension Server {
                 }
             }),
         Command(
-            name: "LINES", syntax: "<id>", minimumArguments: 1, maximumArguments: 1,
+            name: "LINES", syntax: "<id>",
             summary: "The view's line table: each line's range, top, baseline, height, x, width and caret positions.",
             details: ["LINES intro -> * line 0 range=0..31 top=0 baseline=13.5 height=17 x=0 width=301.2 paragraph=0 carets=0,7.1,… / OK LINES 3"],
             handler: { context in
@@ -56,7 +55,7 @@ extension Server {
                 })
             }),
         Command(
-            name: "TAP", syntax: "<id> <x> <y> [slop=<pt>]", minimumArguments: 3, maximumArguments: 3,
+            name: "TAP", syntax: "<id> <x> <y> [slop=<pt>]",
             summary: "The sentence under a point, with its highlight rects and outline; watchers see it too.",
             details: [
                 "TAP intro 40 12  -> * sentence 0 … / * rects 0,0,31.5,17 / * outline … / OK TAP hit sentence=0 offset=3 side=trailing distance=0",
@@ -64,7 +63,7 @@ extension Server {
             ],
             typed: Tap.self),
         Command(
-            name: "RECTS", syntax: "<id> <sentence>", minimumArguments: 2, maximumArguments: 2,
+            name: "RECTS", syntax: "<id> <sentence>",
             summary: "A sentence's highlight in the view: one rect per line fragment, and the outline of their union.",
             details: ["RECTS intro 1 -> * sentence 1 … / * rects … / * outline … / OK RECTS sentence=1"],
             handler: { context in
@@ -75,7 +74,7 @@ extension Server {
                 }
             }),
         Command(
-            name: "CARET", syntax: "<id> <offset>", minimumArguments: 2, maximumArguments: 2,
+            name: "CARET", syntax: "<id> <offset>",
             summary: "The caret rect at an offset (in the connection's unit) in the view.",
             details: ["CARET intro 4 -> OK CARET offset=4 rect=30.5,0,1,17 line=0"],
             handler: { context in
@@ -90,7 +89,6 @@ extension Server {
             }),
         Command(
             name: "ATTACH", syntax: "<id> <name> at=<offset|end> <width> <height> [baseline]",
-            minimumArguments: 4, maximumArguments: 5,
             summary: "Puts an inline box (an animation, an image) into the text flow; it wraps with the word before it.",
             details: [
                 "ATTACH intro anim at=end 30 30   -> OK ATTACH name=anim offset=9 rect=64.2,0,30,30 line=0",
@@ -98,7 +96,7 @@ extension Server {
             ],
             handler: { context in try context.server.attach(context) }),
         Command(
-            name: "DETACH", syntax: "<id> <name>", minimumArguments: 2, maximumArguments: 2,
+            name: "DETACH", syntax: "<id> <name>",
             summary: "Removes an inline attachment.",
             details: ["DETACH intro anim -> OK DETACH name=anim"],
             handler: { context in
@@ -121,7 +119,7 @@ extension Server {
 
     /// RENDER: the view as SVG.
     static let renderCommand = Command(
-        name: "RENDER", syntax: "<id> [sentence=<n>] [caret=<offset>] [boxes=yes|no]", minimumArguments: 1, maximumArguments: 1,
+        name: "RENDER", syntax: "<id> [sentence=<n>] [caret=<offset>] [boxes=yes|no]",
         summary: "The view as an SVG picture: text, sentence marks, this connection's selection, attachments.",
         details: [
             "RENDER intro sentence=1 -> * {N} / <svg …>…</svg> / OK RENDER bytes=N width=200 height=59.37",

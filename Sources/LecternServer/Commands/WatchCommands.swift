@@ -14,7 +14,7 @@ extension Server {
     /// Commands for reading together.
     static let watchCommands: [Command] = [
         Command(
-            name: "WATCH", syntax: "<id>", minimumArguments: 1, maximumArguments: 1,
+            name: "WATCH", syntax: "<id>",
             summary: "Sends this connection events when others tap, select or change the document, in its own view.",
             details: [
                 "WATCH intro -> OK WATCH id=intro watchers=2",
@@ -26,7 +26,7 @@ extension Server {
                 return .reply(Reply("WATCH id=\(document.id) watchers=\(watchers)"))
             }),
         Command(
-            name: "UNWATCH", syntax: "<id>", minimumArguments: 1, maximumArguments: 1,
+            name: "UNWATCH", syntax: "<id>",
             summary: "Stops the events of WATCH.",
             details: ["UNWATCH intro -> OK UNWATCH id=intro"],
             handler: { context in
