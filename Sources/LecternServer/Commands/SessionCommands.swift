@@ -26,12 +26,7 @@ extension Server {
             guard server.access.isRequired else {
                 throw ProtocolError(.authentication, "this daemon requires no token; every command is allowed")
             }
-            switch server.authenticate(context.arguments[0], on: connection, tag: context.request.tag, via: "AUTH") {
-            case .accepted: break
-            case .refused(let error): throw error
-            case .closed: return .sent
-            }
-            connection.didAuthenticate()
+            guard try server.authenticate(context.arguments[0], on: connection, tag: context.request.tag, via: "AUTH") else { return .sent }
             session.failedAuthAttempts = 0
             Log.info("auth_succeeded", ["id": connection.id, "peer": connection.peer])
             return .reply(Reply("AUTH"))
@@ -71,12 +66,7 @@ extension Server {
                         let token = words[words.index(words.startIndex, offsetBy: 2)]
                         guard context.server.access.isRequired else { break }
                         // The same limits as AUTH: HELLO must not be a way around them.
-                        switch context.server.authenticate(token, on: connection, tag: request.tag, via: "HELLO") {
-                        case .accepted: break
-                        case .refused(let error): throw error
-                        case .closed: return .sent
-                        }
-                        connection.didAuthenticate()
+                        guard try context.server.authenticate(token, on: connection, tag: request.tag, via: "HELLO") else { return .sent }
                         words = words.dropFirst(3)
                         continue
                     case ("SETNAME", 2...):
