@@ -1,6 +1,7 @@
 // CommandTable.swift: the one table every command is declared in.
 
 import LecternProtocol
+import LecternText
 
 /// What a handler of positional strings gets: the request and the
 /// connection it came on.
@@ -10,6 +11,9 @@ struct CommandContext {
     let server: Server
     /// The request's positional arguments, already checked against the arity.
     let arguments: [String]
+
+    /// The offset unit of the connection (HELLO `units=`).
+    var unit: OffsetUnit { connection.session.unit }
 }
 
 /// A request as the decoder gave it, at the gate: a ``PlainRequestLine``

@@ -23,7 +23,7 @@ extension Server {
             handler: { context in
                 let document = try context.document()
                 let text = document.text
-                let facts = "GET " + context.server.documentFacts(document, unit: context.connection.session.unit)
+                let facts = "GET " + context.server.documentFacts(document, unit: context.unit)
                 return try context.sendBuiltReply(
                     offLoop: text.utf16.count > LargeReply.textThreshold, describing: "the text of '\(document.id)'",
                     hint: "the text cannot be sent in pieces; start the daemon with a larger --output-hard-limit"
@@ -53,7 +53,7 @@ extension Server {
             details: ["LIST        -> * intro revision=1 bytes=9 sentences=2 … / OK LIST 1"],
             handler: { context in
                 let server = context.server
-                let unit = context.connection.session.unit
+                let unit = context.unit
                 let prefix = context.arguments.first ?? ""
                 guard server.documents.count <= LargeReply.itemThreshold else {
                     return server.listMany(context, prefix: prefix, unit: unit)
@@ -80,7 +80,7 @@ extension Server {
                     throw ProtocolError(.range, "from \(from) is past the last sentence; '\(document.id)' has \(total)")
                 }
                 let end = min(total, from + min(count, total))
-                let unit = context.connection.session.unit
+                let unit = context.unit
                 let text = document.text
                 let sentences = document.sentences
                 let covered = from < end ? sentences[end - 1].range.upperBound - sentences[from].range.lowerBound : 0

@@ -29,7 +29,7 @@ extension Server {
             handler: { context in
                 let document = try context.document()
                 let selected = context.server.readers.selection(of: context.connection, in: document)
-                let unit = context.connection.session.unit
+                let unit = context.unit
                 let text = document.text
                 let sentences = document.sentences
                 // Large: many sentences, or a few long ones.

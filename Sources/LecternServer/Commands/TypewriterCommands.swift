@@ -49,7 +49,7 @@ extension Server {
             handler: { context in
                 let stream = try context.stream()
                 let document = stream.document
-                let unit = context.connection.session.unit
+                let unit = context.unit
                 let offset = try document.utf16Offset(fromWire: context.arguments[1], unit: unit, name: "offset")
                 let position = (try? document.text.indexMap.offset(ofUTF16: offset, in: .grapheme)) ?? 0
                 let reply = Reply("SEEK stream=\(stream.id) end=\(document.wireOffset(offset, unit: unit)) graphemes=\(position)")

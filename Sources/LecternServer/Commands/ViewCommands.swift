@@ -35,7 +35,7 @@ extension Server {
             handler: { context in
                 try context.withView(outcome: { document, cached in
                     let layout = cached.layout
-                    let unit = context.connection.session.unit
+                    let unit = context.unit
                     let text = document.text
                     return try context.sendBuiltReply(
                         offLoop: text.utf16.count > LargeReply.textThreshold,
@@ -69,7 +69,7 @@ extension Server {
             handler: { context in
                 try context.withView { document, layout in
                     let sentence = try document.sentence(number: context.arguments[1])
-                    let unit = context.connection.session.unit
+                    let unit = context.unit
                     return Reply("RECTS sentence=\(sentence.number)", data: document.highlightLines(sentence, layout: layout, unit: unit))
                 }
             }),
@@ -80,7 +80,7 @@ extension Server {
             handler: { context in
                 try context.withView { document, cached in
                     let layout = cached.layout
-                    let unit = context.connection.session.unit
+                    let unit = context.unit
                     let offset = try document.utf16Offset(fromWire: context.arguments[1], unit: unit, name: "offset")
                     let rect = layout.caretRect(at: offset)
                     let line = layout.lineIndex(containing: offset)
@@ -131,7 +131,7 @@ extension Server {
             let boxes = try Wire.flag(request, "boxes")
             return try context.withView(outcome: { document, cached in
                 let layout = cached.layout
-                let unit = context.connection.session.unit
+                let unit = context.unit
                 // Values only: the picture may be drawn on the thread pool.
                 let selected = context.server.readers.selection(of: context.connection, in: document)
                 let sentences = document.sentences
@@ -240,12 +240,7 @@ extension Server {
         _ arguments: Tap.Arguments, of request: Incoming, on connection: Connection
     ) throws -> CommandOutcome {
         let point = arguments.point
-        guard let remembered = arguments.id.withUnsafeBufferPointer({ documentAndView($0, on: connection) }) else {
-            // Not found: say why, in the order the checks apply.
-            let id = try Wire.documentID(String(decoding: arguments.id, as: UTF8.self))
-            _ = try documents.require(id)
-            throw LecternProtocolError.noView(id)
-        }
+        let remembered = try arguments.id.withUnsafeBufferPointer { try documentAndView($0, on: connection) }
         // Held for the whole call: whatever the broadcast inside does to
         // the caches (evict this layout, drop its highlights), the reply
         // is this layout's own (see ``Document/highlight(_:layout:unit:)``).
@@ -260,16 +255,21 @@ extension Server {
     }
 
     /// The document `id` names and the connection's view of it (its own
-    /// view or the document's default), or nil for an invalid id, no such
-    /// document or no view. Remembers the answer for the next request to
-    /// the same id (``Session/rememberedView``): a reader sends one
-    /// document's id over and over.
-    func documentAndView(_ id: UnsafeBufferPointer<UInt8>, on connection: Connection) -> Session.RememberedView? {
+    /// view or the document's default); else, in the order the checks
+    /// apply, `ERR ARGS` for an invalid id, `ERR NODOC` for no such
+    /// document, `ERR NOVIEW` for no view. Remembers the answer for the
+    /// next request to the same id (``Session/rememberedView``): a reader
+    /// sends one document's id over and over.
+    func documentAndView(_ id: UnsafeBufferPointer<UInt8>, on connection: Connection) throws -> Session.RememberedView {
         let session = connection.session
         if let remembered = session.rememberedView, remembered.isCurrent(for: id) { return remembered }
         guard Wire.isDocumentID(id), let document = documents[String(decoding: id, as: UTF8.self)],
             let view = session.viewWithCache(of: document)
-        else { return nil }
+        else {
+            let id = try Wire.documentID(String(decoding: id, as: UTF8.self))
+            _ = try documents.require(id)
+            throw LecternProtocolError.noView(id)
+        }
         let remembered = Session.RememberedView(id: Array(id), document: document, view: view)
         session.rememberedView = remembered
         return remembered
@@ -281,7 +281,7 @@ extension Server {
         guard (try? Wire.documentID(name)) != nil else {
             throw ProtocolError(.arguments, "attachment name must be 1 to \(Wire.maximumIDLength) characters of A-Z a-z 0-9 _ - . : / (got '\(name)')")
         }
-        let unit = context.connection.session.unit
+        let unit = context.unit
         guard let at = context.request.value(for: "at") else {
             throw ProtocolError(.arguments, "ATTACH needs at=<offset> or at=end")
         }
@@ -334,7 +334,7 @@ extension Server {
     ) throws -> CommandOutcome {
         let id = document.id
         let name = attachment.name
-        let unit = context.connection.session.unit
+        let unit = context.unit
         return try commit(context, store: { _ = try $0.setAttachment(attachment.record, documentID: id) }) { [unowned self] in
             document.setAttachment(attachment)
             documentDidChange(document, by: context.connection, created: false, textChanged: false)
@@ -382,7 +382,7 @@ extension CommandContext {
     /// Runs `body` with the document named by the first argument and its
     /// layout in this connection's view (`ERR NODOC`, `ERR NOVIEW`); if the
     /// layout has to be computed off the loop first, the request is run
-    /// again when it is ready (see ``LayoutService/layoutOrDefer(_:spec:context:)``).
+    /// again when it is ready (see ``LayoutService/layoutOrDefer(_:view:context:)``).
     func withView(_ body: (Document, CachedLayout) throws -> Reply) throws -> CommandOutcome {
         try withView(outcome: { document, layout in .reply(try body(document, layout)) })
     }
@@ -390,12 +390,7 @@ extension CommandContext {
     /// ``withView(_:)`` for a body that may send its reply itself.
     func withView(outcome body: (Document, CachedLayout) throws -> CommandOutcome) throws -> CommandOutcome {
         var text = arguments[0]
-        guard let remembered = text.withUTF8({ server.documentAndView($0, on: connection) }) else {
-            // Not found: say why, in the order the checks apply.
-            let id = try Wire.documentID(text)
-            _ = try server.documents.require(id)
-            throw LecternProtocolError.noView(id)
-        }
+        let remembered = try text.withUTF8 { try server.documentAndView($0, on: connection) }
         let document = remembered.document
         let view = remembered.view
         guard let layout = server.layouts.layoutOrDefer(document, view: view, context: { self }) else { return .deferred }
