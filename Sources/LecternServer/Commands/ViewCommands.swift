@@ -2,6 +2,7 @@
 
 import LecternLayout
 import LecternProtocol
+import LecternStore
 import LecternText
 
 extension Server {
@@ -101,16 +102,13 @@ extension Server {
             details: ["DETACH intro anim -> OK DETACH name=anim"],
             handler: { context in
                 let server = context.server
-                let document = try server.documents.require(Wire.documentID(context.arguments[0]))
+                let document = try context.document()
                 let name = context.arguments[1]
                 let id = document.id
-                guard document.attachments.contains(where: { $0.name == name }) else {
-                    throw ProtocolError(.noAttachment, "'\(id)' has no attachment '\(name)'")
-                }
+                let missing = ProtocolError(.noAttachment, "'\(id)' has no attachment '\(name)'")
+                guard document.attachments.contains(where: { $0.name == name }) else { throw missing }
                 return try server.commit(context, store: { _ = try $0.removeAttachment(named: name, documentID: id) }) {
-                    guard document.removeAttachment(named: name) else {
-                        throw ProtocolError(.noAttachment, "'\(id)' has no attachment '\(name)'")
-                    }
+                    guard document.removeAttachment(named: name) else { throw missing }
                     server.documentDidChange(document, by: context.connection, created: false, textChanged: false)
                     return Reply("DETACH name=\(name)")
                 }
@@ -276,7 +274,7 @@ extension Server {
     }
 
     fileprivate func attach(_ context: CommandContext) throws -> CommandOutcome {
-        let document = try documents.require(Wire.documentID(context.arguments[0]))
+        let document = try context.document()
         let name = context.arguments[1]
         guard (try? Wire.documentID(name)) != nil else {
             throw ProtocolError(.arguments, "attachment name must be 1 to \(Wire.maximumIDLength) characters of A-Z a-z 0-9 _ - . : / (got '\(name)')")
@@ -294,8 +292,8 @@ extension Server {
         if isNew && document.attachments.count >= Server.maximumAttachmentsPerDocument {
             throw ProtocolError(.tooMany, "a document holds at most \(Server.maximumAttachmentsPerDocument) attachments")
         }
-        let attachment = DocumentAttachment(
-            name: name, offset: offset, atEnd: atEnd, width: width, height: height, baseline: baseline)
+        let attachment = AttachmentRecord(
+            name: name, utf16Offset: offset, width: width, height: height, baseline: baseline, followsTextEnd: atEnd)
         let connection = context.connection
         guard let spec = connection.session.view(of: document), document.text.utf16.count > LayoutService.backgroundThreshold else {
             return try commitAttachment(attachment, to: document, spec: connection.session.view(of: document), layout: nil, context)
@@ -329,16 +327,16 @@ extension Server {
     /// connection's view, from `precomputed` (laid out for the revision the
     /// attachment makes) or laid out now.
     private func commitAttachment(
-        _ attachment: DocumentAttachment, to document: Document, spec: LayoutSpec?,
+        _ attachment: AttachmentRecord, to document: Document, spec: LayoutSpec?,
         layout precomputed: (layout: TextLayout, revision: Int)?, _ context: CommandContext
     ) throws -> CommandOutcome {
         let id = document.id
         let name = attachment.name
         let unit = context.unit
-        return try commit(context, store: { _ = try $0.setAttachment(attachment.record, documentID: id) }) { [unowned self] in
+        return try commit(context, store: { _ = try $0.setAttachment(attachment, documentID: id) }) { [unowned self] in
             document.setAttachment(attachment)
             documentDidChange(document, by: context.connection, created: false, textChanged: false)
-            let facts = "ATTACH name=\(name) offset=\(document.wireOffset(attachment.offset, unit: unit))"
+            let facts = "ATTACH name=\(name) offset=\(document.wireOffset(attachment.utf16Offset, unit: unit))"
             guard let spec else { return Reply(facts) }
             let layout: TextLayout
             if let precomputed {
@@ -362,19 +360,10 @@ extension Document {
     /// ``layoutAttachments`` as they will be once `attachment` is set
     /// (replacing the one of its name, or added): built the same way, from
     /// the list ``setAttachment(_:)`` will make.
-    fileprivate func layoutAttachments(setting attachment: DocumentAttachment) -> [InlineAttachment] {
+    fileprivate func layoutAttachments(setting attachment: AttachmentRecord) -> [InlineAttachment] {
         var list = attachments
-        if let index = list.firstIndex(where: { $0.name == attachment.name }) {
-            list[index] = attachment
-        } else {
-            list.append(attachment)
-        }
-        let end = text.utf16.count
-        return list.map {
-            InlineAttachment(
-                name: $0.name, offset: $0.atEnd ? end : $0.offset,
-                width: $0.width, height: $0.height, baselineOffset: $0.baseline)
-        }.sorted { $0.offset < $1.offset }
+        list.set(attachment)
+        return list.layoutAttachments(textLength: text.utf16.count)
     }
 }
 

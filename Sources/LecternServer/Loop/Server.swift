@@ -171,7 +171,7 @@ public final class Server {
             }
             documents.restore(Document(
                 id: document.id, content: content, revision: 1,
-                attachments: document.record.attachments.map(DocumentAttachment.init)))
+                attachments: document.record.attachments.map(\.inAttachRanges)))
         }
         Log.lifecycle("store", ["kind": "sqlite", "path": sqlite.databasePath, "documents": documents.count])
         if documents.count > configuration.maximumDocuments {
