@@ -78,6 +78,19 @@ struct LineBreaker {
             // After the last grapheme that is neither a hanging space nor a
             // separator, or the position of the last attachment if later.
             var contentEnd = g
+            /// Places an item `itemWidth` wide after the pending spaces, unless
+            /// it overflows a line that already holds something: then the line
+            /// goes back to its last break opportunity (if any), and false.
+            func place(_ itemWidth: Double) -> Bool {
+                let isFirstItem = g == lineStart && attachment == lineAttachment
+                if !isFirstItem, width + pending + itemWidth > limit {
+                    if let found = breakAt { (g, attachment, width, contentEnd) = found }
+                    return false
+                }
+                width += pending + itemWidth
+                pending = 0
+                return true
+            }
             scan: while true {
                 let atEnd = g == end
                 let flags = atEnd ? [] : context.flags[g]
@@ -88,14 +101,7 @@ struct LineBreaker {
                 // Attachments at this position (at a paragraph's end only for the text's end).
                 while attachment < attachments.count,
                       atEnd ? isLast : attachments[attachment].offset <= Int(context.starts[g]) {
-                    let w = attachments[attachment].width
-                    let isFirstItem = g == lineStart && attachment == lineAttachment
-                    if !isFirstItem, width + pending + w > limit {
-                        if let found = breakAt { (g, attachment, width, contentEnd) = found }
-                        break scan
-                    }
-                    width += pending + w
-                    pending = 0
+                    guard place(attachments[attachment].width) else { break scan }
                     attachment += 1
                     contentEnd = g
                 }
@@ -106,13 +112,7 @@ struct LineBreaker {
                     g += 1
                     continue
                 }
-                let isFirstItem = g == lineStart && attachment == lineAttachment
-                if !isFirstItem, width + pending + advance > limit {
-                    if let found = breakAt { (g, attachment, width, contentEnd) = found }
-                    break scan
-                }
-                width += pending + advance
-                pending = 0
+                guard place(advance) else { break scan }
                 g += 1
                 contentEnd = g
             }

@@ -120,6 +120,40 @@ import LecternServerHarness
         }
     }
 
+    // MARK: Arity
+
+    /// The arity the gate checks is read from the syntax HELP shows: for
+    /// every command it is the one the table stated by hand before (so no
+    /// `ERR ARGS` moved), and no command is left out of this list.
+    @Test func arityReadFromTheSyntaxIsTheOneStatedBefore() {
+        let stated: [String: (Int, Int?)] = [
+            "HELLO": (0, 6), "PING": (0, 1), "HELP": (0, 1), "QUIT": (0, 0), "STATS": (0, 0), "AUTH": (1, 1),
+            "PUT": (1, 2), "GET": (1, 1), "DEL": (1, 1), "LIST": (0, 1), "SENTENCES": (1, 3),
+            "VIEW": (1, 1), "LINES": (1, 1), "TAP": (3, 3), "RECTS": (2, 2), "CARET": (2, 2),
+            "ATTACH": (4, 5), "DETACH": (2, 2), "RENDER": (1, 1),
+            "SELECT": (3, 3), "SELECTION": (1, 1), "CLEAR": (1, 1), "COPY": (1, 1), "MOVE": (1, 1),
+            "WATCH": (1, 1), "UNWATCH": (1, 1),
+            "TYPE": (1, 1), "PAUSE": (1, 1), "RESUME": (1, 1), "SEEK": (2, 2), "SPEED": (1, 1), "STOP": (1, 1),
+        ]
+        let commands = Server.allCommands
+        #expect(Set(commands.map(\.name)) == Set(stated.keys))
+        for command in commands {
+            let arity = stated[command.name]
+            #expect(command.minimumArguments == arity?.0 && command.maximumArguments == arity?.1, "\(command.usage)")
+        }
+    }
+
+    /// The syntax forms no command uses yet read as documented.
+    @Test(arguments: [
+        ("<name> <text…>", Arity(minimum: 2, maximum: nil)),
+        ("[<word>...]", Arity(minimum: 0, maximum: nil)),
+        ("(<a> <b> | <c>) [x=<y>|<z>]", Arity(minimum: 1, maximum: 2)),
+        ("[<a> [<b>]]", Arity(minimum: 0, maximum: 2)),
+    ])
+    func aritySyntax(syntax: String, arity: Arity) {
+        #expect(Arity(syntax: syntax) == arity, "\(syntax)")
+    }
+
     // MARK: AUTH
 
     /// Before AUTH the gate refuses every command not allowed before it,

@@ -180,36 +180,30 @@ final class AccessControl {
 extension AccessControl: Sendable {}
 
 extension Server {
-    /// What an AUTH attempt came to.
-    enum AuthenticationOutcome {
-        /// The token is right: the caller marks the session authenticated.
-        case accepted
-        /// Not now: reply with this error, keep the connection.
-        case refused(ProtocolError)
-        /// The last attempt the connection had: it was sent its error and is closing.
-        case closed
-    }
-
     /// Checks `candidate` for AUTH (and HELLO … AUTH, `via` says which),
     /// applying the per-address delay, then the per-connection limits, then
     /// the constant-time comparison. A failure is counted for the
     /// connection and its address; a success forgets the address's
-    /// failures and stops counting the connection as unauthenticated.
+    /// failures, stops counting the connection as unauthenticated and
+    /// marks it authenticated.
     ///
+    /// - Returns: true when accepted; false when that was the last attempt
+    ///   the connection had: it was sent its error and is closing.
+    /// - Throws: `ERR AUTH` when refused, the connection kept.
     /// - Complexity: O(1) amortized, plus the token's length.
-    func authenticate(_ candidate: String, on connection: Connection, tag: String?, via: String) -> AuthenticationOutcome {
+    func authenticate(_ candidate: String, on connection: Connection, tag: String?, via: String) throws -> Bool {
         let session = connection.session
         let now = uv_now(loop)
         let address = AuthFailureTable.address(ofPeer: connection.peer)
         if let wait = access.failuresByAddress.remainingDelay(for: address, now: now) {
             let seconds = (wait + 999) / 1000
             Log.debug("auth_delayed", ["id": connection.id, "peer": connection.peer, "retry_in_s": seconds])
-            return .refused(ProtocolError(.authentication, "too many failed attempts from \(AuthFailureTable.describe(address)); retry in \(seconds) s"))
+            throw ProtocolError(.authentication, "too many failed attempts from \(AuthFailureTable.describe(address)); retry in \(seconds) s")
         }
         if session.failedAuthAttempts >= AccessControl.freeAttempts,
             now &- session.lastFailedAuth < AccessControl.retryDelayMilliseconds
         {
-            return .refused(ProtocolError(.authentication, "too many failed attempts; wait a second between tries"))
+            throw ProtocolError(.authentication, "too many failed attempts; wait a second between tries")
         }
         guard access.accepts(candidate) else {
             session.failedAuthAttempts += 1
@@ -224,12 +218,13 @@ extension Server {
             }
             if session.failedAuthAttempts >= AccessControl.maximumAttempts {
                 connection.fail(ProtocolError(.authentication, "too many failed attempts; closing"), tag: tag)
-                return .closed
+                return false
             }
-            return .refused(ProtocolError(.authentication, "wrong token"))
+            throw ProtocolError(.authentication, "wrong token")
         }
         access.failuresByAddress.recordSuccess(of: address)
         access.stopCounting(connection.id)
-        return .accepted
+        connection.didAuthenticate()
+        return true
     }
 }

@@ -1,6 +1,7 @@
 // CommandTable.swift: the one table every command is declared in.
 
 import LecternProtocol
+import LecternText
 
 /// What a handler of positional strings gets: the request and the
 /// connection it came on.
@@ -10,6 +11,9 @@ struct CommandContext {
     let server: Server
     /// The request's positional arguments, already checked against the arity.
     let arguments: [String]
+
+    /// The offset unit of the connection (HELLO `units=`).
+    var unit: OffsetUnit { connection.session.unit }
 }
 
 /// A request as the decoder gave it, at the gate: a ``PlainRequestLine``
@@ -150,6 +154,7 @@ struct Command {
     /// Upper-case name; requests match it case-insensitively.
     let name: String
     /// Syntax of the arguments for HELP and error messages: `[message]`.
+    /// The arity is read from it (``Arity/init(syntax:)``).
     let syntax: String
     let minimumArguments: Int
     /// `nil`: no upper bound.
@@ -174,35 +179,34 @@ struct Command {
 
     /// A command whose handler takes the request's positional Strings.
     init(
-        name: String, syntax: String, minimumArguments: Int, maximumArguments: Int?, summary: String, details: [String],
+        name: String, syntax: String, summary: String, details: [String],
         acceptsPayload: Bool = false, allowedBeforeAuth: Bool = false,
         handler: @escaping (CommandContext) throws -> CommandOutcome
     ) {
         self.init(
-            name: name, syntax: syntax, minimumArguments: minimumArguments, maximumArguments: maximumArguments,
-            summary: summary, details: details, acceptsPayload: acceptsPayload, allowedBeforeAuth: allowedBeforeAuth,
+            name: name, syntax: syntax, summary: summary, details: details, acceptsPayload: acceptsPayload, allowedBeforeAuth: allowedBeforeAuth,
             handler: .positional(handler))
     }
 
     /// A command whose handler takes typed arguments.
     init(
-        name: String, syntax: String, minimumArguments: Int, maximumArguments: Int?, summary: String, details: [String],
+        name: String, syntax: String, summary: String, details: [String],
         acceptsPayload: Bool = false, allowedBeforeAuth: Bool = false, typed command: any TypedCommand.Type
     ) {
         self.init(
-            name: name, syntax: syntax, minimumArguments: minimumArguments, maximumArguments: maximumArguments,
-            summary: summary, details: details, acceptsPayload: acceptsPayload, allowedBeforeAuth: allowedBeforeAuth,
+            name: name, syntax: syntax, summary: summary, details: details, acceptsPayload: acceptsPayload, allowedBeforeAuth: allowedBeforeAuth,
             handler: .typed(command))
     }
 
     private init(
-        name: String, syntax: String, minimumArguments: Int, maximumArguments: Int?, summary: String, details: [String],
+        name: String, syntax: String, summary: String, details: [String],
         acceptsPayload: Bool, allowedBeforeAuth: Bool, handler: Handler
     ) {
         self.name = name
         self.syntax = syntax
-        self.minimumArguments = minimumArguments
-        self.maximumArguments = maximumArguments
+        let arity = Arity(syntax: syntax)
+        self.minimumArguments = arity.minimum
+        self.maximumArguments = arity.maximum
         self.summary = summary
         self.details = details
         self.acceptsPayload = acceptsPayload
@@ -225,6 +229,86 @@ struct Command {
             return ProtocolError(.arguments, "\(name) needs \(Self.countPhrase(minimumArguments)); usage: \(usage)")
         }
         return ProtocolError(.arguments, "\(name) takes at most \(Self.countPhrase(maximumArguments ?? count)); usage: \(usage)")
+    }
+}
+
+/// How many positional arguments a command's syntax takes, read from it:
+/// a word (`<id>`, `AUTH`) is one; `[…]` is optional; `(a | b)` is one of
+/// its alternatives; a word with `...` or `…` in it (`<text…>`) is any
+/// number of them; a `key=value` option and a `{bytes}` or `<<WORD`
+/// payload are none. So the syntax HELP shows is the arity the gate checks.
+struct Arity: Equatable {
+    var minimum: Int
+    /// `nil`: no upper bound.
+    var maximum: Int?
+
+    init(minimum: Int, maximum: Int?) {
+        self.minimum = minimum
+        self.maximum = maximum
+    }
+
+    init(syntax: String) {
+        var reader = Reader(scalars: Array(syntax.unicodeScalars))
+        self = reader.alternatives()
+        precondition(reader.index == reader.scalars.count, "unbalanced brackets in syntax '\(syntax)'")
+    }
+
+    /// This, then `next`.
+    private func followed(by next: Arity) -> Arity {
+        Arity(minimum: minimum + next.minimum, maximum: maximum.flatMap { a in next.maximum.map { a + $0 } })
+    }
+
+    /// This or `other`.
+    private func or(_ other: Arity) -> Arity {
+        Arity(minimum: Swift.min(minimum, other.minimum), maximum: maximum.flatMap { a in other.maximum.map { Swift.max(a, $0) } })
+    }
+
+    private struct Reader {
+        let scalars: [Unicode.Scalar]
+        var index = 0
+
+        /// Sequences separated by a ` | ` (a `|` inside a word is part of it:
+        /// `cps=<n>|interval=<ms>`), up to a closing bracket or the end.
+        mutating func alternatives() -> Arity {
+            var arity = sequence()
+            while index < scalars.count, scalars[index] == "|" {
+                index += 1
+                arity = arity.or(sequence())
+            }
+            return arity
+        }
+
+        /// Words and groups one after another, up to a `|`, a closing bracket or the end.
+        private mutating func sequence() -> Arity {
+            var arity = Arity(minimum: 0, maximum: 0)
+            while index < scalars.count {
+                let scalar = scalars[index]
+                switch scalar {
+                case " ": index += 1
+                case "|", "]", ")": return arity
+                case "[", "(":
+                    index += 1
+                    var group = alternatives()
+                    precondition(index < scalars.count && scalars[index] == (scalar == "[" ? "]" : ")"), "unbalanced brackets in syntax")
+                    index += 1
+                    if scalar == "[" { group.minimum = 0 }
+                    arity = arity.followed(by: group)
+                default:
+                    arity = arity.followed(by: word())
+                }
+            }
+            return arity
+        }
+
+        /// One word, up to a blank or a bracket.
+        private mutating func word() -> Arity {
+            let start = index
+            while index < scalars.count, !" []()".unicodeScalars.contains(scalars[index]) { index += 1 }
+            let word = String(String.UnicodeScalarView(scalars[start..<index]))
+            if word.contains("=") || word.hasPrefix("{") || word.hasPrefix("<<") { return Arity(minimum: 0, maximum: 0) }
+            if word.contains("...") || word.contains("…") { return Arity(minimum: 1, maximum: nil) }
+            return Arity(minimum: 1, maximum: 1)
+        }
     }
 }
 

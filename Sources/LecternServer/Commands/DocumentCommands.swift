@@ -8,7 +8,6 @@ extension Server {
     static let documentCommands: [Command] = [
         Command(
             name: "PUT", syntax: "<id> (\"text\" | {bytes} | <<WORD) [lang=<code>] [mode=reader|uax29]",
-            minimumArguments: 1, maximumArguments: 2,
             summary: "Stores a document (creating or replacing it) and splits it into sentences.",
             details: [
                 "PUT intro \"One. Two.\" lang=en        -> OK PUT id=intro revision=… sentences=2 …",
@@ -18,13 +17,13 @@ extension Server {
             acceptsPayload: true,
             handler: { context in try context.server.put(context) }),
         Command(
-            name: "GET", syntax: "<id>", minimumArguments: 1, maximumArguments: 1,
+            name: "GET", syntax: "<id>",
             summary: "Returns a document's exact text as a literal, and its facts.",
             details: ["GET intro   -> * {9} / One. Two. / OK GET id=intro revision=… bytes=9 …"],
             handler: { context in
                 let document = try context.document()
                 let text = document.text
-                let facts = "GET " + context.server.documentFacts(document, unit: context.connection.session.unit)
+                let facts = "GET " + context.server.documentFacts(document, unit: context.unit)
                 return try context.sendBuiltReply(
                     offLoop: text.utf16.count > LargeReply.textThreshold, describing: "the text of '\(document.id)'",
                     hint: "the text cannot be sent in pieces; start the daemon with a larger --output-hard-limit"
@@ -34,7 +33,7 @@ extension Server {
                 }
             }),
         Command(
-            name: "DEL", syntax: "<id>", minimumArguments: 1, maximumArguments: 1,
+            name: "DEL", syntax: "<id>",
             summary: "Deletes a document; its watchers get a DELETED event.",
             details: ["DEL intro   -> OK DEL id=intro"],
             handler: { context in
@@ -49,12 +48,12 @@ extension Server {
                 }
             }),
         Command(
-            name: "LIST", syntax: "[prefix]", minimumArguments: 0, maximumArguments: 1,
+            name: "LIST", syntax: "[prefix]",
             summary: "Lists documents (optionally those whose id starts with prefix), in id order.",
             details: ["LIST        -> * intro revision=1 bytes=9 sentences=2 … / OK LIST 1"],
             handler: { context in
                 let server = context.server
-                let unit = context.connection.session.unit
+                let unit = context.unit
                 let prefix = context.arguments.first ?? ""
                 guard server.documents.count <= LargeReply.itemThreshold else {
                     return server.listMany(context, prefix: prefix, unit: unit)
@@ -65,7 +64,7 @@ extension Server {
                 return .reply(Reply("LIST \(lines.count)", data: lines))
             }),
         Command(
-            name: "SENTENCES", syntax: "<id> [from] [count]", minimumArguments: 1, maximumArguments: 3,
+            name: "SENTENCES", syntax: "<id> [from] [count]",
             summary: "Lists sentences: number, range, trimmed content range, paragraph and text.",
             details: [
                 "SENTENCES intro       -> * sentence 0 range=0..5 content=0..4 paragraph=0 text=\"One.\" / … / OK SENTENCES 2 of 2",
@@ -81,7 +80,7 @@ extension Server {
                     throw ProtocolError(.range, "from \(from) is past the last sentence; '\(document.id)' has \(total)")
                 }
                 let end = min(total, from + min(count, total))
-                let unit = context.connection.session.unit
+                let unit = context.unit
                 let text = document.text
                 let sentences = document.sentences
                 let covered = from < end ? sentences[end - 1].range.upperBound - sentences[from].range.lowerBound : 0

@@ -9,7 +9,7 @@ extension Server {
     /// Commands for collecting sentences and moving them between documents.
     static let selectionCommands: [Command] = [
         Command(
-            name: "SELECT", syntax: "<id> <x> <y> [slop=<pt>]", minimumArguments: 3, maximumArguments: 3,
+            name: "SELECT", syntax: "<id> <x> <y> [slop=<pt>]",
             summary: "Toggles the sentence under a point in this connection's selection.",
             details: [
                 "SELECT intro 40 12 -> * sentence 0 … / * rects … / * outline … / OK SELECT added sentence=0 selected=1",
@@ -23,13 +23,13 @@ extension Server {
                 }
             }),
         Command(
-            name: "SELECTION", syntax: "<id>", minimumArguments: 1, maximumArguments: 1,
+            name: "SELECTION", syntax: "<id>",
             summary: "The selected sentences in text order, each with its rects and outline in the view.",
             details: ["SELECTION intro -> * sentence 0 … / * rects … / * outline … / … / OK SELECTION 2"],
             handler: { context in
                 let document = try context.document()
                 let selected = context.server.readers.selection(of: context.connection, in: document)
-                let unit = context.connection.session.unit
+                let unit = context.unit
                 let text = document.text
                 let sentences = document.sentences
                 // Large: many sentences, or a few long ones.
@@ -55,7 +55,7 @@ extension Server {
                 return try context.withLayout(document, spec: spec, outcome: { try reply($0) })
             }),
         Command(
-            name: "CLEAR", syntax: "<id>", minimumArguments: 1, maximumArguments: 1,
+            name: "CLEAR", syntax: "<id>",
             summary: "Empties this connection's selection in a document.",
             details: ["CLEAR intro -> OK CLEAR removed=2"],
             handler: { context in
@@ -70,12 +70,12 @@ extension Server {
                 return .reply(Reply("CLEAR removed=\(removed)"))
             }),
         Command(
-            name: "COPY", syntax: "<id> to=<other>", minimumArguments: 1, maximumArguments: 1,
+            name: "COPY", syntax: "<id> to=<other>",
             summary: "Appends the selected sentences to another document (created if missing) as a new paragraph.",
             details: ["COPY intro to=notes -> OK COPY sentences=2 to=notes revision=… (selection cleared)"],
             handler: { context in try context.server.transferSelection(context, removingFromSource: false) }),
         Command(
-            name: "MOVE", syntax: "<id> to=<other>", minimumArguments: 1, maximumArguments: 1,
+            name: "MOVE", syntax: "<id> to=<other>",
             summary: "Like COPY, and removes the sentences from the source document.",
             details: ["MOVE intro to=notes -> OK MOVE sentences=2 to=notes revision=… source-revision=…"],
             handler: { context in try context.server.transferSelection(context, removingFromSource: true) }),

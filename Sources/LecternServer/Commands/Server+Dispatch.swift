@@ -5,6 +5,12 @@ import LecternProtocol
 extension Server {
     // MARK: Requests
 
+    /// Every command, in the order HELP lists them.
+    static var allCommands: [Command] {
+        sessionCommands + [authCommand] + documentCommands + viewCommands + [renderCommand]
+            + selectionCommands + watchCommands + typewriterCommands
+    }
+
     /// Runs a plain request line (see ``dispatch(_:on:counted:)``).
     func dispatch(_ line: PlainRequestLine, on connection: Connection) {
         dispatch(line, on: connection, counted: true)

@@ -10,7 +10,7 @@ extension Server {
 
     /// AUTH: the token, with failed attempts logged and rate-limited.
     static let authCommand = Command(
-        name: "AUTH", syntax: "<token>", minimumArguments: 1, maximumArguments: 1,
+        name: "AUTH", syntax: "<token>",
         summary: "Authenticates this connection with the daemon's token (when it requires one).",
         details: [
             "AUTH s3cret -> OK AUTH",
@@ -26,12 +26,7 @@ extension Server {
             guard server.access.isRequired else {
                 throw ProtocolError(.authentication, "this daemon requires no token; every command is allowed")
             }
-            switch server.authenticate(context.arguments[0], on: connection, tag: context.request.tag, via: "AUTH") {
-            case .accepted: break
-            case .refused(let error): throw error
-            case .closed: return .sent
-            }
-            connection.didAuthenticate()
+            guard try server.authenticate(context.arguments[0], on: connection, tag: context.request.tag, via: "AUTH") else { return .sent }
             session.failedAuthAttempts = 0
             Log.info("auth_succeeded", ["id": connection.id, "peer": connection.peer])
             return .reply(Reply("AUTH"))
@@ -41,7 +36,6 @@ extension Server {
     static let sessionCommands: [Command] = [
         Command(
             name: "HELLO", syntax: "[version] [AUTH <user> <token>] [SETNAME <client>] [name=<client>] [units=utf16|utf8|scalar|grapheme]",
-            minimumArguments: 0, maximumArguments: 6,
             summary: "Greets the daemon: protocol version, client name, the offset unit for this connection.",
             details: [
                 "HELLO 1 name=reader units=grapheme -> OK HELLO protocol=1 server=lecternd/… units=grapheme connection=<id>",
@@ -72,12 +66,7 @@ extension Server {
                         let token = words[words.index(words.startIndex, offsetBy: 2)]
                         guard context.server.access.isRequired else { break }
                         // The same limits as AUTH: HELLO must not be a way around them.
-                        switch context.server.authenticate(token, on: connection, tag: request.tag, via: "HELLO") {
-                        case .accepted: break
-                        case .refused(let error): throw error
-                        case .closed: return .sent
-                        }
-                        connection.didAuthenticate()
+                        guard try context.server.authenticate(token, on: connection, tag: request.tag, via: "HELLO") else { return .sent }
                         words = words.dropFirst(3)
                         continue
                     case ("SETNAME", 2...):
@@ -109,12 +98,12 @@ extension Server {
                 return .reply(reply)
             }),
         Command(
-            name: "PING", syntax: "[message]", minimumArguments: 0, maximumArguments: 1,
+            name: "PING", syntax: "[message]",
             summary: "Checks that the daemon answers: OK PONG, or OK and the message quoted.",
             details: ["PING        -> OK PONG", "PING \"hi\"   -> OK \"hi\""],
             allowedBeforeAuth: true, typed: Ping.self),
         Command(
-            name: "HELP", syntax: "[command]", minimumArguments: 0, maximumArguments: 1,
+            name: "HELP", syntax: "[command]",
             summary: "Lists the commands, or explains one.",
             details: ["HELP        -> one line per command", "HELP PING   -> usage and examples of PING"],
             allowedBeforeAuth: true,
@@ -135,7 +124,7 @@ extension Server {
                 return .reply(Reply("\(lines.count) commands; HELP <command> for one", data: lines))
             }),
         Command(
-            name: "QUIT", syntax: "", minimumArguments: 0, maximumArguments: 0,
+            name: "QUIT", syntax: "",
             summary: "Closes the connection after this reply.",
             details: ["QUIT        -> OK BYE, then the daemon closes the connection"],
             allowedBeforeAuth: true,
@@ -144,7 +133,7 @@ extension Server {
                 return .reply(Reply("BYE"))
             }),
         Command(
-            name: "STATS", syntax: "", minimumArguments: 0, maximumArguments: 0,
+            name: "STATS", syntax: "",
             summary: "Reports the daemon's figures: connections, documents, commands per second, memory, output buffers.",
             details: ["STATS       -> one '* name value' line per figure, then OK STATS"],
             handler: { context in

@@ -9,7 +9,6 @@ extension Server {
         Command(
             name: "TYPE",
             syntax: "<id> [interval=<ms>|cps=<n>] [from=<offset>] [sentence-pause=<ms>] [comma-pause=<ms>] [follow=yes|no]",
-            minimumArguments: 1, maximumArguments: 1,
             summary: "Streams a typewriter reveal of a document as ! TICK events, one grapheme at a time.",
             details: [
                 "TYPE intro interval=50 follow=yes -> OK TYPE stream=1 id=intro from=0 total=47 graphemes=47 interval=50",
@@ -44,13 +43,13 @@ extension Server {
         streamCommand("PAUSE", summary: "Pauses a typewriter stream where it is.") { $0.pause($1) },
         streamCommand("RESUME", summary: "Resumes a paused typewriter stream.") { $0.resume($1) },
         Command(
-            name: "SEEK", syntax: "<stream> <offset>", minimumArguments: 2, maximumArguments: 2,
+            name: "SEEK", syntax: "<stream> <offset>",
             summary: "Moves a typewriter stream's revealed prefix to an offset.",
             details: ["SEEK 1 30 -> OK SEEK stream=1 end=30 graphemes=30, then ! TICK … end=30"],
             handler: { context in
                 let stream = try context.stream()
                 let document = stream.document
-                let unit = context.connection.session.unit
+                let unit = context.unit
                 let offset = try document.utf16Offset(fromWire: context.arguments[1], unit: unit, name: "offset")
                 let position = (try? document.text.indexMap.offset(ofUTF16: offset, in: .grapheme)) ?? 0
                 let reply = Reply("SEEK stream=\(stream.id) end=\(document.wireOffset(offset, unit: unit)) graphemes=\(position)")
@@ -60,7 +59,7 @@ extension Server {
                 return .sent
             }),
         Command(
-            name: "SPEED", syntax: "<stream> interval=<ms>|cps=<n>", minimumArguments: 1, maximumArguments: 1,
+            name: "SPEED", syntax: "<stream> interval=<ms>|cps=<n>",
             summary: "Changes a typewriter stream's pace from the next tick on.",
             details: ["SPEED 1 cps=40 -> OK SPEED stream=1 interval=25"],
             handler: { context in
@@ -80,7 +79,7 @@ extension Server {
         _ name: String, summary: String, _ action: @escaping (TypewriterScheduler, TypewriterStream) -> Void
     ) -> Command {
         Command(
-            name: name, syntax: "<stream>", minimumArguments: 1, maximumArguments: 1, summary: summary,
+            name: name, syntax: "<stream>", summary: summary,
             details: ["\(name) 1 -> OK \(name) stream=1 end=12 graphemes=12"],
             handler: { context in
                 let stream = try context.stream()

@@ -2,6 +2,7 @@
 
 import LecternLayout
 import LecternProtocol
+import LecternStore
 import LecternText
 
 extension Server {
@@ -10,7 +11,6 @@ extension Server {
         Command(
             name: "VIEW",
             syntax: "<id> width=<pt> [size=<pt>] [font=<family>] [weight=<100-900>] [italic=yes|no] [line-height=auto|<n>x|<pt>] [paragraph-spacing=<pt>] [insets=<pt>|<v>,<h>|<t>,<l>,<b>,<r>] [default=yes|no]",
-            minimumArguments: 1, maximumArguments: 1,
             summary: "Sets this connection's view of a document and lays it out: the summary of its lines.",
             details: [
                 "VIEW intro width=320 size=17 font=\"DejaVu Sans\"  -> OK VIEW id=intro … lines=3 height=58.5",
@@ -30,13 +30,13 @@ extension Server {
                 }
             }),
         Command(
-            name: "LINES", syntax: "<id>", minimumArguments: 1, maximumArguments: 1,
+            name: "LINES", syntax: "<id>",
             summary: "The view's line table: each line's range, top, baseline, height, x, width and caret positions.",
             details: ["LINES intro -> * line 0 range=0..31 top=0 baseline=13.5 height=17 x=0 width=301.2 paragraph=0 carets=0,7.1,… / OK LINES 3"],
             handler: { context in
                 try context.withView(outcome: { document, cached in
                     let layout = cached.layout
-                    let unit = context.connection.session.unit
+                    let unit = context.unit
                     let text = document.text
                     return try context.sendBuiltReply(
                         offLoop: text.utf16.count > LargeReply.textThreshold,
@@ -56,7 +56,7 @@ extension Server {
                 })
             }),
         Command(
-            name: "TAP", syntax: "<id> <x> <y> [slop=<pt>]", minimumArguments: 3, maximumArguments: 3,
+            name: "TAP", syntax: "<id> <x> <y> [slop=<pt>]",
             summary: "The sentence under a point, with its highlight rects and outline; watchers see it too.",
             details: [
                 "TAP intro 40 12  -> * sentence 0 … / * rects 0,0,31.5,17 / * outline … / OK TAP hit sentence=0 offset=3 side=trailing distance=0",
@@ -64,24 +64,24 @@ extension Server {
             ],
             typed: Tap.self),
         Command(
-            name: "RECTS", syntax: "<id> <sentence>", minimumArguments: 2, maximumArguments: 2,
+            name: "RECTS", syntax: "<id> <sentence>",
             summary: "A sentence's highlight in the view: one rect per line fragment, and the outline of their union.",
             details: ["RECTS intro 1 -> * sentence 1 … / * rects … / * outline … / OK RECTS sentence=1"],
             handler: { context in
                 try context.withView { document, layout in
                     let sentence = try document.sentence(number: context.arguments[1])
-                    let unit = context.connection.session.unit
+                    let unit = context.unit
                     return Reply("RECTS sentence=\(sentence.number)", data: document.highlightLines(sentence, layout: layout, unit: unit))
                 }
             }),
         Command(
-            name: "CARET", syntax: "<id> <offset>", minimumArguments: 2, maximumArguments: 2,
+            name: "CARET", syntax: "<id> <offset>",
             summary: "The caret rect at an offset (in the connection's unit) in the view.",
             details: ["CARET intro 4 -> OK CARET offset=4 rect=30.5,0,1,17 line=0"],
             handler: { context in
                 try context.withView { document, cached in
                     let layout = cached.layout
-                    let unit = context.connection.session.unit
+                    let unit = context.unit
                     let offset = try document.utf16Offset(fromWire: context.arguments[1], unit: unit, name: "offset")
                     let rect = layout.caretRect(at: offset)
                     let line = layout.lineIndex(containing: offset)
@@ -90,7 +90,6 @@ extension Server {
             }),
         Command(
             name: "ATTACH", syntax: "<id> <name> at=<offset|end> <width> <height> [baseline]",
-            minimumArguments: 4, maximumArguments: 5,
             summary: "Puts an inline box (an animation, an image) into the text flow; it wraps with the word before it.",
             details: [
                 "ATTACH intro anim at=end 30 30   -> OK ATTACH name=anim offset=9 rect=64.2,0,30,30 line=0",
@@ -98,21 +97,18 @@ extension Server {
             ],
             handler: { context in try context.server.attach(context) }),
         Command(
-            name: "DETACH", syntax: "<id> <name>", minimumArguments: 2, maximumArguments: 2,
+            name: "DETACH", syntax: "<id> <name>",
             summary: "Removes an inline attachment.",
             details: ["DETACH intro anim -> OK DETACH name=anim"],
             handler: { context in
                 let server = context.server
-                let document = try server.documents.require(Wire.documentID(context.arguments[0]))
+                let document = try context.document()
                 let name = context.arguments[1]
                 let id = document.id
-                guard document.attachments.contains(where: { $0.name == name }) else {
-                    throw ProtocolError(.noAttachment, "'\(id)' has no attachment '\(name)'")
-                }
+                let missing = ProtocolError(.noAttachment, "'\(id)' has no attachment '\(name)'")
+                guard document.attachments.contains(where: { $0.name == name }) else { throw missing }
                 return try server.commit(context, store: { _ = try $0.removeAttachment(named: name, documentID: id) }) {
-                    guard document.removeAttachment(named: name) else {
-                        throw ProtocolError(.noAttachment, "'\(id)' has no attachment '\(name)'")
-                    }
+                    guard document.removeAttachment(named: name) else { throw missing }
                     server.documentDidChange(document, by: context.connection, created: false, textChanged: false)
                     return Reply("DETACH name=\(name)")
                 }
@@ -121,7 +117,7 @@ extension Server {
 
     /// RENDER: the view as SVG.
     static let renderCommand = Command(
-        name: "RENDER", syntax: "<id> [sentence=<n>] [caret=<offset>] [boxes=yes|no]", minimumArguments: 1, maximumArguments: 1,
+        name: "RENDER", syntax: "<id> [sentence=<n>] [caret=<offset>] [boxes=yes|no]",
         summary: "The view as an SVG picture: text, sentence marks, this connection's selection, attachments.",
         details: [
             "RENDER intro sentence=1 -> * {N} / <svg …>…</svg> / OK RENDER bytes=N width=200 height=59.37",
@@ -133,7 +129,7 @@ extension Server {
             let boxes = try Wire.flag(request, "boxes")
             return try context.withView(outcome: { document, cached in
                 let layout = cached.layout
-                let unit = context.connection.session.unit
+                let unit = context.unit
                 // Values only: the picture may be drawn on the thread pool.
                 let selected = context.server.readers.selection(of: context.connection, in: document)
                 let sentences = document.sentences
@@ -242,54 +238,48 @@ extension Server {
         _ arguments: Tap.Arguments, of request: Incoming, on connection: Connection
     ) throws -> CommandOutcome {
         let point = arguments.point
-        guard let remembered = arguments.id.withUnsafeBufferPointer({ documentAndView($0, on: connection) }) else {
-            // Not found: say why, in the order the checks apply.
-            let id = try Wire.documentID(String(decoding: arguments.id, as: UTF8.self))
-            _ = try documents.require(id)
-            throw LecternProtocolError.noView(id)
-        }
+        let remembered = try arguments.id.withUnsafeBufferPointer { try documentAndView($0, on: connection) }
         // Held for the whole call: whatever the broadcast inside does to
         // the caches (evict this layout, drop its highlights), the reply
         // is this layout's own (see ``Document/highlight(_:layout:unit:)``).
         let document = remembered.document
         let view = remembered.view
-        let layout: CachedLayout
-        if let cached = view.layout(for: document) {
-            layout = cached
-        } else {
-            // A small document is laid out now; a large one off the loop,
-            // the request run again when its layout is ready.
-            guard let made = layouts.layoutOrDefer(document, spec: view.spec, context: request.context(on: connection, server: self)) else { return .deferred }
-            view.remember(made, for: document)
-            layout = made
-        }
+        // Not cached: a small document is laid out now; a large one off
+        // the loop, the request run again when its layout is ready.
+        guard let layout = layouts.layoutOrDefer(document, view: view, context: { request.context(on: connection, server: self) })
+        else { return .deferred }
         let hit = PointHit(document: document, layout: layout, x: point.x, y: point.y, slop: point.slop)
         return tap(hit, document: document, layout: layout, connection: connection, tag: request.replyTag)
     }
 
     /// The document `id` names and the connection's view of it (its own
-    /// view or the document's default), or nil for an invalid id, no such
-    /// document or no view. Remembers the answer for the next request to
-    /// the same id (``Session/rememberedView``): a reader sends one
-    /// document's id over and over.
-    func documentAndView(_ id: UnsafeBufferPointer<UInt8>, on connection: Connection) -> Session.RememberedView? {
+    /// view or the document's default); else, in the order the checks
+    /// apply, `ERR ARGS` for an invalid id, `ERR NODOC` for no such
+    /// document, `ERR NOVIEW` for no view. Remembers the answer for the
+    /// next request to the same id (``Session/rememberedView``): a reader
+    /// sends one document's id over and over.
+    func documentAndView(_ id: UnsafeBufferPointer<UInt8>, on connection: Connection) throws -> Session.RememberedView {
         let session = connection.session
         if let remembered = session.rememberedView, remembered.isCurrent(for: id) { return remembered }
         guard Wire.isDocumentID(id), let document = documents[String(decoding: id, as: UTF8.self)],
             let view = session.viewWithCache(of: document)
-        else { return nil }
+        else {
+            let id = try Wire.documentID(String(decoding: id, as: UTF8.self))
+            _ = try documents.require(id)
+            throw LecternProtocolError.noView(id)
+        }
         let remembered = Session.RememberedView(id: Array(id), document: document, view: view)
         session.rememberedView = remembered
         return remembered
     }
 
     fileprivate func attach(_ context: CommandContext) throws -> CommandOutcome {
-        let document = try documents.require(Wire.documentID(context.arguments[0]))
+        let document = try context.document()
         let name = context.arguments[1]
         guard (try? Wire.documentID(name)) != nil else {
             throw ProtocolError(.arguments, "attachment name must be 1 to \(Wire.maximumIDLength) characters of A-Z a-z 0-9 _ - . : / (got '\(name)')")
         }
-        let unit = context.connection.session.unit
+        let unit = context.unit
         guard let at = context.request.value(for: "at") else {
             throw ProtocolError(.arguments, "ATTACH needs at=<offset> or at=end")
         }
@@ -302,8 +292,8 @@ extension Server {
         if isNew && document.attachments.count >= Server.maximumAttachmentsPerDocument {
             throw ProtocolError(.tooMany, "a document holds at most \(Server.maximumAttachmentsPerDocument) attachments")
         }
-        let attachment = DocumentAttachment(
-            name: name, offset: offset, atEnd: atEnd, width: width, height: height, baseline: baseline)
+        let attachment = AttachmentRecord(
+            name: name, utf16Offset: offset, width: width, height: height, baseline: baseline, followsTextEnd: atEnd)
         let connection = context.connection
         guard let spec = connection.session.view(of: document), document.text.utf16.count > LayoutService.backgroundThreshold else {
             return try commitAttachment(attachment, to: document, spec: connection.session.view(of: document), layout: nil, context)
@@ -337,16 +327,16 @@ extension Server {
     /// connection's view, from `precomputed` (laid out for the revision the
     /// attachment makes) or laid out now.
     private func commitAttachment(
-        _ attachment: DocumentAttachment, to document: Document, spec: LayoutSpec?,
+        _ attachment: AttachmentRecord, to document: Document, spec: LayoutSpec?,
         layout precomputed: (layout: TextLayout, revision: Int)?, _ context: CommandContext
     ) throws -> CommandOutcome {
         let id = document.id
         let name = attachment.name
-        let unit = context.connection.session.unit
-        return try commit(context, store: { _ = try $0.setAttachment(attachment.record, documentID: id) }) { [unowned self] in
+        let unit = context.unit
+        return try commit(context, store: { _ = try $0.setAttachment(attachment, documentID: id) }) { [unowned self] in
             document.setAttachment(attachment)
             documentDidChange(document, by: context.connection, created: false, textChanged: false)
-            let facts = "ATTACH name=\(name) offset=\(document.wireOffset(attachment.offset, unit: unit))"
+            let facts = "ATTACH name=\(name) offset=\(document.wireOffset(attachment.utf16Offset, unit: unit))"
             guard let spec else { return Reply(facts) }
             let layout: TextLayout
             if let precomputed {
@@ -370,19 +360,10 @@ extension Document {
     /// ``layoutAttachments`` as they will be once `attachment` is set
     /// (replacing the one of its name, or added): built the same way, from
     /// the list ``setAttachment(_:)`` will make.
-    fileprivate func layoutAttachments(setting attachment: DocumentAttachment) -> [InlineAttachment] {
+    fileprivate func layoutAttachments(setting attachment: AttachmentRecord) -> [InlineAttachment] {
         var list = attachments
-        if let index = list.firstIndex(where: { $0.name == attachment.name }) {
-            list[index] = attachment
-        } else {
-            list.append(attachment)
-        }
-        let end = text.utf16.count
-        return list.map {
-            InlineAttachment(
-                name: $0.name, offset: $0.atEnd ? end : $0.offset,
-                width: $0.width, height: $0.height, baselineOffset: $0.baseline)
-        }.sorted { $0.offset < $1.offset }
+        list.set(attachment)
+        return list.layoutAttachments(textLength: text.utf16.count)
     }
 }
 
@@ -390,7 +371,7 @@ extension CommandContext {
     /// Runs `body` with the document named by the first argument and its
     /// layout in this connection's view (`ERR NODOC`, `ERR NOVIEW`); if the
     /// layout has to be computed off the loop first, the request is run
-    /// again when it is ready (see ``LayoutService/layoutOrDefer(_:spec:context:)``).
+    /// again when it is ready (see ``LayoutService/layoutOrDefer(_:view:context:)``).
     func withView(_ body: (Document, CachedLayout) throws -> Reply) throws -> CommandOutcome {
         try withView(outcome: { document, layout in .reply(try body(document, layout)) })
     }
@@ -398,17 +379,10 @@ extension CommandContext {
     /// ``withView(_:)`` for a body that may send its reply itself.
     func withView(outcome body: (Document, CachedLayout) throws -> CommandOutcome) throws -> CommandOutcome {
         var text = arguments[0]
-        guard let remembered = text.withUTF8({ server.documentAndView($0, on: connection) }) else {
-            // Not found: say why, in the order the checks apply.
-            let id = try Wire.documentID(text)
-            _ = try server.documents.require(id)
-            throw LecternProtocolError.noView(id)
-        }
+        let remembered = try text.withUTF8 { try server.documentAndView($0, on: connection) }
         let document = remembered.document
         let view = remembered.view
-        if let layout = view.layout(for: document) { return try body(document, layout) }
-        guard let layout = server.layouts.layoutOrDefer(document, spec: view.spec, context: self) else { return .deferred }
-        view.remember(layout, for: document)
+        guard let layout = server.layouts.layoutOrDefer(document, view: view, context: { self }) else { return .deferred }
         return try body(document, layout)
     }
 

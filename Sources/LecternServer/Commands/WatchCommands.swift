@@ -14,7 +14,7 @@ extension Server {
     /// Commands for reading together.
     static let watchCommands: [Command] = [
         Command(
-            name: "WATCH", syntax: "<id>", minimumArguments: 1, maximumArguments: 1,
+            name: "WATCH", syntax: "<id>",
             summary: "Sends this connection events when others tap, select or change the document, in its own view.",
             details: [
                 "WATCH intro -> OK WATCH id=intro watchers=2",
@@ -26,7 +26,7 @@ extension Server {
                 return .reply(Reply("WATCH id=\(document.id) watchers=\(watchers)"))
             }),
         Command(
-            name: "UNWATCH", syntax: "<id>", minimumArguments: 1, maximumArguments: 1,
+            name: "UNWATCH", syntax: "<id>",
             summary: "Stops the events of WATCH.",
             details: ["UNWATCH intro -> OK UNWATCH id=intro"],
             handler: { context in
@@ -81,7 +81,7 @@ extension Server {
             texts[unit] = line
             if let range, let view {
                 guard let fields = geometry[view.spec]
-                    ?? eventLayout(document, view: view).map({ Document.geometryFields(range, layout: $0) })
+                    ?? layouts.layoutOnLoop(document, view: view).map({ Document.geometryFields(range, layout: $0.layout) })
                 else {
                     awaitLayout(document, spec: view.spec, line: line, range: range, watcher: reader)
                     continue
@@ -93,24 +93,6 @@ extension Server {
             lines[variant] = bytes
             deliver(bytes, to: reader)
         }
-    }
-
-    /// The layout of a watcher's view for its events if it can be had on
-    /// the loop thread: its view's cache, the document's cache, or a small
-    /// document laid out now (see ``broadcast(_:from:range:_:)``); nil if
-    /// it has to be computed on the pool.
-    private func eventLayout(_ document: Document, view: View) -> TextLayout? {
-        if let layout = view.layout(for: document) { return layout.layout }
-        let layout: CachedLayout
-        if let cached = document.cachedLayout(for: view.spec) {
-            layout = cached
-        } else if document.text.utf16.count <= LayoutService.backgroundThreshold {
-            layout = layouts.layoutNow(document, spec: view.spec)
-        } else {
-            return nil
-        }
-        view.rememberIfMissing(layout, for: document)
-        return layout.layout
     }
 
     /// A watch event for `watcher`: sent now, or queued behind the events

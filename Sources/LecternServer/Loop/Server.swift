@@ -92,9 +92,7 @@ public final class Server {
     public init(configuration: ServerConfiguration, environment: [String: String] = [:]) throws {
         self.configuration = configuration
         self.access = try AccessControl(configuration: configuration, environment: environment)
-        self.commands = CommandTable(
-            Server.sessionCommands + [Server.authCommand] + Server.documentCommands + Server.viewCommands + [Server.renderCommand]
-                + Server.selectionCommands + Server.watchCommands + Server.typewriterCommands)
+        self.commands = CommandTable(Server.allCommands)
         self.layouts = try LayoutService()
         readBufferMemory = .allocate(capacity: Server.readBufferSize)
         loop = .allocate(capacity: 1)
@@ -173,7 +171,7 @@ public final class Server {
             }
             documents.restore(Document(
                 id: document.id, content: content, revision: 1,
-                attachments: document.record.attachments.map(DocumentAttachment.init)))
+                attachments: document.record.attachments.map(\.inAttachRanges)))
         }
         Log.lifecycle("store", ["kind": "sqlite", "path": sqlite.databasePath, "documents": documents.count])
         if documents.count > configuration.maximumDocuments {

@@ -3,50 +3,43 @@
 import LecternStore
 import LecternText
 
-extension DocumentAttachment {
-    /// The attachment a stored record describes. A record written before
-    /// ATTACH checked its numbers may hold any double (a baseline of 1e20
-    /// once made every RENDER trap, after every restart): its values are
-    /// brought into the ranges ATTACH accepts now, and the change is logged.
-    init(_ record: AttachmentRecord) {
+extension AttachmentRecord {
+    /// This stored record with its values in the ranges ATTACH accepts now.
+    /// A record written before ATTACH checked its numbers may hold any
+    /// double (a baseline of 1e20 once made every RENDER trap, after every
+    /// restart): such values are brought into range, and the change is logged.
+    var inAttachRanges: AttachmentRecord {
         func valid(_ value: Double, _ range: ClosedRange<Double>) -> Double {
             value.isFinite ? min(max(value, range.lowerBound), range.upperBound) : 0
         }
-        let width = valid(record.width, Wire.lengthRange)
-        let height = valid(record.height, Wire.lengthRange)
-        let baseline = valid(record.baseline, Wire.offsetRange)
-        if width != record.width || height != record.height || baseline != record.baseline {
+        var record = self
+        record.width = valid(width, Wire.lengthRange)
+        record.height = valid(height, Wire.lengthRange)
+        record.baseline = valid(baseline, Wire.offsetRange)
+        if record != self {
             Log.warning("store_attachment_out_of_range", [
-                "name": record.name, "width": record.width, "height": record.height, "baseline": record.baseline,
+                "name": name, "width": width, "height": height, "baseline": baseline,
                 "message": "a stored attachment's size or baseline is outside what ATTACH accepts; using the nearest allowed values",
             ])
         }
-        self.init(
-            name: record.name, offset: record.utf16Offset, atEnd: record.followsTextEnd,
-            width: width, height: height, baseline: baseline)
-    }
-
-    var record: AttachmentRecord {
-        AttachmentRecord(
-            name: name, utf16Offset: offset, width: width, height: height, baseline: baseline,
-            followsTextEnd: atEnd)
+        return record
     }
 }
 
 extension DocumentContent {
     /// The store's record of this content with these attachments.
-    func record(id: String, attachments: [DocumentAttachment]) -> DocumentRecord {
+    func record(id: String, attachments: [AttachmentRecord]) -> DocumentRecord {
         DocumentRecord(
             id: id, text: utf8, language: requestedLanguage?.code,
-            segmentation: mode.rawValue, attachments: attachments.map(\.record))
+            segmentation: mode.rawValue, attachments: attachments)
     }
 
     /// `attachments` moved onto this text: offsets clamped to it and rounded
     /// down to a grapheme boundary (those glued to the end follow it).
-    func adjusted(_ attachments: [DocumentAttachment]) -> [DocumentAttachment] {
+    func adjusted(_ attachments: [AttachmentRecord]) -> [AttachmentRecord] {
         attachments.map { attachment in
             var moved = attachment
-            moved.offset = attachment.atEnd ? text.utf16.count : text.graphemeBoundary(atOrBefore: attachment.offset)
+            moved.utf16Offset = attachment.followsTextEnd ? text.utf16.count : text.graphemeBoundary(atOrBefore: attachment.utf16Offset)
             return moved
         }
     }

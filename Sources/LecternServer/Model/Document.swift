@@ -1,20 +1,8 @@
 // Document.swift: one stored document and what is derived from it.
 
 import LecternLayout
+import LecternStore
 import LecternText
-
-/// An inline box placed in a document's text flow (ATTACH).
-struct DocumentAttachment: Equatable {
-    var name: String
-    /// UTF-16 offset; ignored when ``atEnd`` (the box follows the text's end).
-    var offset: Int
-    /// Glued to the end of the text, whatever the text becomes.
-    var atEnd: Bool
-    var width: Double
-    var height: Double
-    /// Distance of the box's bottom below the baseline (negative raises it).
-    var baseline: Double
-}
 
 /// A document: its text, sentence table and attachments, plus its caches
 /// (``layouts``: shaping per font, layouts per spec, their highlights).
@@ -36,7 +24,7 @@ final class Document {
     private(set) var mode: SentenceMode
     /// Bumped by every change of text or attachments.
     private(set) var revision: Int
-    private(set) var attachments: [DocumentAttachment] = []
+    private(set) var attachments: [AttachmentRecord] = []
     /// The view used by connections that have not set their own (set with
     /// `VIEW … default=yes`): stateless clients can then TAP straight away.
     /// One object, changed in place (``setDefaultView(_:)``), so that what
@@ -49,7 +37,7 @@ final class Document {
     static let maximumCachedLayouts = LayoutCache.maximumCachedLayouts
     static let maximumCachedHighlights = LayoutCache.maximumCachedHighlights
 
-    init(id: String, content: DocumentContent, revision: Int, attachments: [DocumentAttachment] = []) {
+    init(id: String, content: DocumentContent, revision: Int, attachments: [AttachmentRecord] = []) {
         self.id = id
         self.text = content.text
         self.sentences = content.sentences
@@ -81,12 +69,8 @@ final class Document {
     }
 
     /// Adds or replaces the attachment with this name.
-    func setAttachment(_ attachment: DocumentAttachment) {
-        if let index = attachments.firstIndex(where: { $0.name == attachment.name }) {
-            attachments[index] = attachment
-        } else {
-            attachments.append(attachment)
-        }
+    func setAttachment(_ attachment: AttachmentRecord) {
+        attachments.set(attachment)
         didChange()
     }
 
@@ -109,13 +93,7 @@ final class Document {
     }
 
     /// The attachments as the layout engine takes them, in text order.
-    var layoutAttachments: [InlineAttachment] {
-        attachments.map {
-            InlineAttachment(
-                name: $0.name, offset: $0.atEnd ? text.utf16.count : $0.offset,
-                width: $0.width, height: $0.height, baselineOffset: $0.baseline)
-        }.sorted { $0.offset < $1.offset }
-    }
+    var layoutAttachments: [InlineAttachment] { attachments.layoutAttachments(textLength: text.utf16.count) }
 
     /// The sentence containing a UTF-16 offset (see ``SentenceTable/sentence(containing:)``),
     /// looked up in place rather than through a copy of the table.
@@ -185,5 +163,29 @@ struct DocumentContent: Sendable {
         requestedLanguage = language
         self.mode = mode
         utf8 = Array(text.string.utf8)
+    }
+}
+
+/// A document's attachments (ATTACH), as the store keeps them: a name unique
+/// in the document, a UTF-16 offset (the text's length for one glued to its
+/// end, ``AttachmentRecord/followsTextEnd``), and the box.
+extension Array where Element == AttachmentRecord {
+    /// Adds `attachment`, or replaces the one of its name.
+    mutating func set(_ attachment: AttachmentRecord) {
+        if let index = firstIndex(where: { $0.name == attachment.name }) {
+            self[index] = attachment
+        } else {
+            append(attachment)
+        }
+    }
+
+    /// The attachments as the layout engine takes them, in text order, in a
+    /// text `length` UTF-16 units long (those glued to the end at `length`).
+    func layoutAttachments(textLength length: Int) -> [InlineAttachment] {
+        map {
+            InlineAttachment(
+                name: $0.name, offset: $0.followsTextEnd ? length : $0.utf16Offset,
+                width: $0.width, height: $0.height, baselineOffset: $0.baseline)
+        }.sorted { $0.offset < $1.offset }
     }
 }

@@ -75,6 +75,36 @@ final class LayoutService {
         return nil
     }
 
+    /// The layout of `view` of `document` for a request: the one the view
+    /// remembers, or else ``layoutOrDefer(_:spec:context:)``'s, which the
+    /// view then remembers. Nil: the request waits for the pool (`context`
+    /// is asked for only then, or for a small document not cached).
+    func layoutOrDefer(_ document: Document, view: View, context: () -> CommandContext) -> CachedLayout? {
+        if let layout = view.layout(for: document) { return layout }
+        guard let layout = layoutOrDefer(document, spec: view.spec, context: context()) else { return nil }
+        view.remember(layout, for: document)
+        return layout
+    }
+
+    /// The layout of `view` of `document` if it can be had on the loop
+    /// thread outside a request (events, ticks): the one the view
+    /// remembers, the document's cached one, or a small document laid out
+    /// now; what is found the view then remembers. Nil if it has to be
+    /// computed on the pool (the caller asks for it, or not).
+    func layoutOnLoop(_ document: Document, view: View) -> CachedLayout? {
+        if let layout = view.layout(for: document) { return layout }
+        let layout: CachedLayout
+        if let cached = document.cachedLayout(for: view.spec) {
+            layout = cached
+        } else if document.text.utf16.count <= Self.backgroundThreshold {
+            layout = layoutNow(document, spec: view.spec)
+        } else {
+            return nil
+        }
+        view.rememberIfMissing(layout, for: document)
+        return layout
+    }
+
     /// Whether a layout of `document` at its current revision for `spec` is being computed on the pool.
     func isLayingOut(_ document: Document, spec: LayoutSpec) -> Bool {
         inFlight[LayoutRequest(document, spec: spec)] != nil

@@ -316,22 +316,13 @@ final class TypewriterScheduler {
     private func layout(for stream: TypewriterStream) -> TextLayout? {
         let document = stream.document
         guard let view = stream.connection.session.viewWithCache(of: document) else { return nil }
-        if let layout = view.layout(for: document) { return layout.layout }
         let layouts = server.layouts
-        let layout: CachedLayout
-        if let known = document.cachedLayout(for: view.spec) {
-            layout = known
-        } else if document.text.utf16.count <= LayoutService.backgroundThreshold {
-            layout = layouts.layoutNow(document, spec: view.spec)
-        } else {
-            if !layouts.isLayingOut(document, spec: view.spec) {
-                layouts.requestLayout(document, spec: view.spec, on: server.loop) { layout in
-                    view.rememberIfMissing(layout, for: document)
-                }
+        if let layout = layouts.layoutOnLoop(document, view: view) { return layout.layout }
+        if !layouts.isLayingOut(document, spec: view.spec) {
+            layouts.requestLayout(document, spec: view.spec, on: server.loop) { layout in
+                view.rememberIfMissing(layout, for: document)
             }
-            return nil
         }
-        view.rememberIfMissing(layout, for: document)
-        return layout.layout
+        return nil
     }
 }
