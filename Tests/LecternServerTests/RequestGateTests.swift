@@ -183,6 +183,18 @@ import LecternServerHarness
         #expect(try client.request("TAP d") == ["ERR ARGS TAP needs 3 arguments; usage: TAP <id> <x> <y> [slop=<pt>]"])
     }
 
+    /// A bare PUT needs its id and its text (issue 18: it said "needs 1
+    /// argument", which `PUT d` then refuses too): the count says what a
+    /// payload stands for.
+    @Test func aBarePutSaysItNeedsTheIdAndTheText() throws {
+        let daemon = try Daemon()
+        let client = try daemon.connect()
+        let usage = "usage: PUT <id> (\"text\" | {bytes} | <<WORD) [lang=<code>] [mode=reader|uax29]"
+        #expect(try client.request("PUT") == ["ERR ARGS PUT needs 2 arguments, or 1 argument before a {bytes} literal or <<WORD heredoc; \(usage)"])
+        #expect(try client.request("PUT d") == ["ERR ARGS PUT needs the text: quoted, a {bytes} literal or a <<WORD heredoc"])
+        #expect(try client.request("PUT d \"One.\"").last?.hasPrefix("OK PUT id=d ") == true)
+    }
+
     // MARK: STATS
 
     /// `commands_processed` and `layouts_background`, from one STATS (which counts itself).

@@ -226,7 +226,12 @@ struct Command {
     /// `ARGS` for `count` positional arguments, outside the arity.
     fileprivate func arityError(count: Int) -> ProtocolError {
         if count < minimumArguments {
-            return ProtocolError(.arguments, "\(name) needs \(Self.countPhrase(minimumArguments)); usage: \(usage)")
+            // A payload stands for the last argument (PUT's text): without
+            // one, the argument itself is needed too.
+            let needs = acceptsPayload
+                ? "\(Self.countPhrase(minimumArguments + 1)), or \(Self.countPhrase(minimumArguments)) before a {bytes} literal or <<WORD heredoc"
+                : Self.countPhrase(minimumArguments)
+            return ProtocolError(.arguments, "\(name) needs \(needs); usage: \(usage)")
         }
         return ProtocolError(.arguments, "\(name) takes at most \(Self.countPhrase(maximumArguments ?? count)); usage: \(usage)")
     }
