@@ -124,7 +124,7 @@ import LecternText
     /// 32 VIEWs of distinct widths from one connection: every layout made
     /// before them leaves the document's cache (views keep their own).
     private func evictCachedLayouts(of id: String, on client: LineClient) throws {
-        for width in 600..<(600 + Document.maximumCachedLayouts) {
+        for width in 600..<(600 + LayoutCache.maximumCachedLayouts) {
             #expect(try client.request("VIEW \(id) width=\(width)").last?.hasPrefix("OK VIEW") == true)
         }
     }
@@ -218,7 +218,7 @@ import LecternText
         let service = try LayoutService()
         let document = try document()
         let sentence = document.sentences[0]
-        let layouts = (0..<Document.maximumCachedLayouts).map {
+        let layouts = (0..<LayoutCache.maximumCachedLayouts).map {
             document.store(layout(document, width: 100 + Double($0), service: service), computedAt: document.stamp)
         }
         let first = document.highlight(sentence, layout: layouts[0], unit: .utf16)
@@ -228,7 +228,7 @@ import LecternText
         _ = document.cachedLayout(for: layouts[1].layout.spec)
         _ = document.highlight(sentence, layout: layouts[0], unit: .utf16)
         document.store(layout(document, width: 99, service: service), computedAt: document.stamp)
-        #expect(document.cachedLayoutCount == Document.maximumCachedLayouts)
+        #expect(document.cachedLayoutCount == LayoutCache.maximumCachedLayouts)
         #expect(document.cachedLayout(for: layouts[2].layout.spec) == nil)
         #expect(!layouts[2].isCached)
         #expect(document.cachedLayout(for: layouts[0].layout.spec) === layouts[0])
@@ -246,7 +246,7 @@ import LecternText
         let kept = document.store(layout(document, width: 250, service: service), computedAt: document.stamp)
         let memoised = document.highlight(sentence, layout: kept, unit: .utf16)
         // Distinct specs push it out; a view that kept it still has it.
-        for width in 0..<Document.maximumCachedLayouts {
+        for width in 0..<LayoutCache.maximumCachedLayouts {
             document.store(layout(document, width: 400 + Double(width), service: service), computedAt: document.stamp)
         }
         #expect(!kept.isCached && document.cachedHighlightCount == 0)

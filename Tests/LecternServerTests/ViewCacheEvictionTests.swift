@@ -147,7 +147,7 @@ import LecternText
                 break
             }
         }
-        #expect(used.count > Document.maximumCachedLayouts)
+        #expect(used.count > LayoutCache.maximumCachedLayouts)
         #expect(hits > 200)
         #expect(freshChecks >= 36)
     }

@@ -33,10 +33,6 @@ final class Document {
     /// Shaping, layouts and highlights, and the stamp they are checked against.
     let layouts = LayoutCache()
 
-    /// The most layouts kept per document (see ``LayoutCache/maximumCachedLayouts``).
-    static let maximumCachedLayouts = LayoutCache.maximumCachedLayouts
-    static let maximumCachedHighlights = LayoutCache.maximumCachedHighlights
-
     init(id: String, content: DocumentContent, revision: Int, attachments: [AttachmentRecord] = []) {
         self.id = id
         self.text = content.text
@@ -111,10 +107,10 @@ final class Document {
 
     func cachedShaping(for font: FontSpec) -> ShapedText? { layouts.shaping(for: font) }
 
-    /// Layouts in the cache (at most ``maximumCachedLayouts``).
+    /// Layouts in the cache (at most ``LayoutCache/maximumCachedLayouts``).
     var cachedLayoutCount: Int { layouts.count }
 
-    /// Highlights memoised, over all cached layouts (at most ``maximumCachedHighlights``).
+    /// Highlights memoised, over all cached layouts (at most ``LayoutCache/maximumCachedHighlights``).
     var cachedHighlightCount: Int { layouts.highlightCount }
 
     /// Stores a layout (and its shaping) computed when the document had

@@ -149,10 +149,8 @@ final class LayoutCache {
         numbers.wrappingAdd(1, ordering: .relaxed).newValue
     }
 
-    private static func nextStamp() -> UInt64 { uniqueNumber() }
-
     /// What everything cached about the document must carry to be current.
-    private(set) var stamp = LayoutCache.nextStamp()
+    private(set) var stamp = LayoutCache.uniqueNumber()
 
     func isCurrent(_ stamp: UInt64) -> Bool { stamp == self.stamp }
     func isCurrent(_ layout: CachedLayout) -> Bool { isCurrent(layout.stamp) }
@@ -177,7 +175,7 @@ final class LayoutCache {
 
     /// Renews the stamp: everything cached so far stops being current, and is dropped.
     func renewStamp() {
-        stamp = Self.nextStamp()
+        stamp = Self.uniqueNumber()
         for entry in layoutsBySpec.values {
             entry.dropTables()
             entry.isCached = false
