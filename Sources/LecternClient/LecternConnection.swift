@@ -20,6 +20,12 @@ import Foundation
 /// by tag, not by order, so a caller that is cancelled while waiting simply
 /// stops waiting (the daemon still runs the request; its reply is dropped).
 ///
+/// **Deadlines.** A reply is awaited for as long as it takes unless the
+/// connection was made with a `requestTimeout`: then a request whose reply
+/// has not come in that time fails with ``LecternError/requestTimeout``
+/// instead of waiting (the reply, if it comes later, is dropped, and the
+/// connection stays usable), so a client that must never hang can say so.
+///
 /// **Events** never mix with replies: document events come from
 /// ``events(for:)``, typewriter events from the ``TypewriterStream`` that
 /// ``type(_:_:)`` returns, and the connection's own ups and downs from
@@ -39,6 +45,8 @@ public final class LecternConnection: @unchecked Sendable {
     public let endpoint: Endpoint
 
     let connectTimeout: Duration
+    /// How long a request waits for its reply; `nil`: as long as it takes.
+    public let requestTimeout: Duration?
     let reconnectPolicy: ReconnectPolicy?
     let maximumLineLength: Int
     let lock = NSLock()
@@ -51,6 +59,9 @@ public final class LecternConnection: @unchecked Sendable {
         var continuation: CheckedContinuation<Response, Error>?
         /// TYPE: an `OK` reply opens a typewriter stream.
         var opensStream: Bool
+        /// With a ``requestTimeout``: the task that fails the request when
+        /// its time is up; cancelled when the reply comes first.
+        var deadline: Task<Void, Never>?
     }
 
     /// A reply, and the events of the stream it opened (TYPE only).
@@ -89,9 +100,13 @@ public final class LecternConnection: @unchecked Sendable {
         var streams: [Int: AsyncThrowingStream<TypewriterEvent, Error>.Continuation] = [:]
     }
 
-    init(endpoint: Endpoint, connectTimeout: Duration, reconnectPolicy: ReconnectPolicy?, maximumLineLength: Int) {
+    init(
+        endpoint: Endpoint, connectTimeout: Duration, requestTimeout: Duration?, reconnectPolicy: ReconnectPolicy?,
+        maximumLineLength: Int
+    ) {
         self.endpoint = endpoint
         self.connectTimeout = connectTimeout
+        self.requestTimeout = requestTimeout
         self.reconnectPolicy = reconnectPolicy
         self.maximumLineLength = maximumLineLength
     }
@@ -120,37 +135,46 @@ public final class LecternConnection: @unchecked Sendable {
     ///     resolves to is tried in turn.
     ///   - port: lecternd's port (default 7878).
     ///   - timeout: the time allowed for resolving and connecting.
+    ///   - requestTimeout: the time each request waits for its reply before
+    ///     it fails with ``LecternError/requestTimeout`` (default: no limit).
+    ///     It covers the reply only: a TYPE's ticks and WATCH's events come
+    ///     when they come.
     ///   - reconnect: reconnect automatically when the connection drops (default: don't).
     ///   - maximumLineLength: the longest reply line accepted.
     /// - Throws: ``LecternError/connectTimeout``, ``LecternError/connectionFailed(_:)``.
     public static func connect(
         host: String = "127.0.0.1", port: UInt16 = 7878, timeout: Duration = .seconds(10),
-        reconnect: ReconnectPolicy? = nil, maximumLineLength: Int = defaultMaximumLineLength
+        requestTimeout: Duration? = nil, reconnect: ReconnectPolicy? = nil, maximumLineLength: Int = defaultMaximumLineLength
     ) async throws -> LecternConnection {
         try await connect(
-            to: .tcp(host: host, port: port), timeout: timeout, reconnect: reconnect, maximumLineLength: maximumLineLength)
+            to: .tcp(host: host, port: port), timeout: timeout, requestTimeout: requestTimeout, reconnect: reconnect,
+            maximumLineLength: maximumLineLength)
     }
 
     /// Connects to a Unix-domain socket (`lecternd --unix-socket PATH`).
     ///
     /// - Throws: ``LecternError/connectTimeout``, ``LecternError/connectionFailed(_:)``.
     public static func connect(
-        unixSocket path: String, timeout: Duration = .seconds(10), reconnect: ReconnectPolicy? = nil,
-        maximumLineLength: Int = defaultMaximumLineLength
+        unixSocket path: String, timeout: Duration = .seconds(10), requestTimeout: Duration? = nil,
+        reconnect: ReconnectPolicy? = nil, maximumLineLength: Int = defaultMaximumLineLength
     ) async throws -> LecternConnection {
-        try await connect(to: .unix(path: path), timeout: timeout, reconnect: reconnect, maximumLineLength: maximumLineLength)
+        try await connect(
+            to: .unix(path: path), timeout: timeout, requestTimeout: requestTimeout, reconnect: reconnect,
+            maximumLineLength: maximumLineLength)
     }
 
     /// Connects to `endpoint`.
     ///
     /// - Throws: ``LecternError/connectTimeout``, ``LecternError/connectionFailed(_:)``.
     public static func connect(
-        to endpoint: Endpoint, timeout: Duration = .seconds(10), reconnect: ReconnectPolicy? = nil,
-        maximumLineLength: Int = defaultMaximumLineLength
+        to endpoint: Endpoint, timeout: Duration = .seconds(10), requestTimeout: Duration? = nil,
+        reconnect: ReconnectPolicy? = nil, maximumLineLength: Int = defaultMaximumLineLength
     ) async throws -> LecternConnection {
         precondition(maximumLineLength > 0, "maximumLineLength must be positive")
+        precondition(requestTimeout.map { $0 > .zero } ?? true, "requestTimeout must be positive")
         let connection = LecternConnection(
-            endpoint: endpoint, connectTimeout: timeout, reconnectPolicy: reconnect, maximumLineLength: maximumLineLength)
+            endpoint: endpoint, connectTimeout: timeout, requestTimeout: requestTimeout, reconnectPolicy: reconnect,
+            maximumLineLength: maximumLineLength)
         connection.install(try await openSocket(endpoint, timeout: timeout))
         return connection
     }
@@ -212,8 +236,9 @@ public final class LecternConnection: @unchecked Sendable {
     /// Sends `line` and waits for its reply.
     ///
     /// - Throws: ``LecternError/server(code:message:)`` for an `ERR` reply,
-    ///   a connection error, or `CancellationError` when the task is
-    ///   cancelled before the reply comes.
+    ///   a connection error, ``LecternError/requestTimeout`` when the reply
+    ///   is later than ``requestTimeout``, or `CancellationError` when the
+    ///   task is cancelled before the reply comes.
     func send(_ line: RequestLine, opensStream: Bool = false) async throws -> Response {
         let tag = withLock { state -> Int in
             state.nextTag += 1
@@ -229,17 +254,35 @@ public final class LecternConnection: @unchecked Sendable {
                         return continuation.resume(throwing: state.closedError ?? (state.closing ? .closed : .notConnected))
                     }
                     if line.command == "QUIT" { state.closing = true }
-                    state.pending[tag] = Pending(continuation: continuation, opensStream: opensStream)
+                    state.pending[tag] = Pending(
+                        continuation: continuation, opensStream: opensStream, deadline: requestTimeout.map { expire(tag, after: $0) })
                     transport.send(bytes)
                 }
             }
         } onCancel: {
-            let continuation = withLock { state -> CheckedContinuation<Response, Error>? in
-                let continuation = state.pending[tag]?.continuation
-                state.pending[tag]?.continuation = nil
-                return continuation
-            }
-            continuation?.resume(throwing: CancellationError())
+            stopWaiting(tag, with: CancellationError())
+        }
+    }
+
+    /// The caller of request `tag` stops waiting and gets `error`. The
+    /// request stays registered, so its reply, when it comes, is matched
+    /// and dropped (and a stream it opened is stopped).
+    private func stopWaiting(_ tag: Int, with error: Error) {
+        let continuation = withLock { state -> CheckedContinuation<Response, Error>? in
+            let continuation = state.pending[tag]?.continuation
+            state.pending[tag]?.continuation = nil
+            state.pending[tag]?.deadline?.cancel()
+            return continuation
+        }
+        continuation?.resume(throwing: error)
+    }
+
+    /// A task that fails request `tag` with ``LecternError/requestTimeout``
+    /// once `timeout` has passed, unless it is cancelled first.
+    private func expire(_ tag: Int, after timeout: Duration) -> Task<Void, Never> {
+        Task { [weak self] in
+            guard (try? await Task.sleep(for: timeout)) != nil else { return }
+            self?.stopWaiting(tag, with: LecternError.requestTimeout)
         }
     }
 
@@ -277,6 +320,7 @@ public final class LecternConnection: @unchecked Sendable {
                 if case .failure(let error) = result { state.unsolicitedError = error }
                 return nil
             }
+            pending.deadline?.cancel()
             var response = result.map { Response(reply: $0, stream: nil) }
             if pending.opensStream, case .success(let reply) = result {
                 response = openStream(for: reply, in: &state, abandoned: pending.continuation == nil)
@@ -356,7 +400,10 @@ public final class LecternConnection: @unchecked Sendable {
             return (pending, streams, !state.closing && reconnectPolicy != nil, failure)
         }
         guard let outcome else { return }
-        for pending in outcome.pending { pending.continuation?.resume(throwing: outcome.failure) }
+        for pending in outcome.pending {
+            pending.deadline?.cancel()
+            pending.continuation?.resume(throwing: outcome.failure)
+        }
         for stream in outcome.streams { stream.finish(throwing: outcome.failure) }
         if outcome.reconnect, let policy = reconnectPolicy {
             emit(.lost(outcome.failure))

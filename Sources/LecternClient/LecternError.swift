@@ -21,6 +21,10 @@ public enum LecternError: Error, Hashable, Sendable, CustomStringConvertible {
     case connectionFailed(String)
     /// The connection was not made within the connect timeout.
     case connectTimeout
+    /// The reply did not come within the connection's `requestTimeout`
+    /// (``LecternConnection/requestTimeout``). The request may or may not
+    /// have run; the connection stays usable, and the late reply is dropped.
+    case requestTimeout
     /// The connection ended (the daemon went away, or a socket error) before
     /// the reply came. The request may or may not have run.
     case connectionLost
@@ -45,6 +49,7 @@ public enum LecternError: Error, Hashable, Sendable, CustomStringConvertible {
         case .server(let code, let message): return "ERR \(code) \(message)"
         case .connectionFailed(let reason): return "cannot connect: \(reason)"
         case .connectTimeout: return "connect timed out"
+        case .requestTimeout: return "no reply within the request timeout"
         case .connectionLost: return "connection lost before the reply"
         case .closed: return "connection closed"
         case .notConnected: return "not connected (reconnecting)"

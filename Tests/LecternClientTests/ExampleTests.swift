@@ -45,9 +45,50 @@ import Testing
         return (example.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 
+    /// `--help` is a request for the usage, not a flag missing its value.
+    @Test func exampleHelpPrintsUsageAndSucceeds() throws {
+        for flag in ["--help", "-h"] {
+            let (status, text) = try Self.run([flag])
+            #expect(status == 0, "\(text)")
+            #expect(text.contains(ExampleUsage.line), "\(text)")
+            #expect(text.contains("--file PATH"))
+            #expect(!text.contains("needs a value"))
+        }
+    }
+
+    /// A `--file` that cannot be read is one line naming it, exit 1, with
+    /// a daemon running (Foundation's error printed whole was a screenful
+    /// of `NSCocoaErrorDomain` user info).
+    @Test func exampleNamesAFileItCannotRead() throws {
+        let daemon = try LiveDaemon()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lectern-example-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let missing = directory.appendingPathComponent("missing.txt").path
+        let latin1 = directory.appendingPathComponent("latin1.txt")
+        try Data([0x43, 0x61, 0x66, 0xE9, 0x2E, 0x0A]).write(to: latin1)  // "Café." in Latin-1
+        let cases = [
+            (missing, "lectern-example: --file \(missing): no such file\n"),
+            (directory.path, "lectern-example: --file \(directory.path): is a directory, not a text file\n"),
+            (latin1.path, "lectern-example: --file \(latin1.path): not UTF-8 text\n"),
+        ]
+        for (path, expected) in cases {
+            let (status, text) = try Self.run(["--port", String(daemon.port), "--file", path])
+            #expect(status == 1, "\(text)")
+            #expect(text.contains(expected), "\(text)")
+            #expect(text.split(separator: "\n").filter { $0.hasPrefix("lectern-example:") }.count == 1, "\(text)")
+            #expect(!text.contains("NSCocoaErrorDomain"), "\(text)")
+        }
+    }
+
     @Test func exampleRejectsUnknownFlags() throws {
         let (status, text) = try Self.run(["--colour", "blue"])
         #expect(status == 1)
         #expect(text.contains("unknown flag --colour"))
     }
+}
+
+/// The first line of lectern-example's usage, as its `--help` prints it.
+enum ExampleUsage {
+    static let line = "usage: lectern-example [--host HOST] [--port PORT | --unix-socket PATH] [--cps N] [--file PATH [--lang CODE]]"
 }

@@ -62,9 +62,17 @@ func run(_ options: ExampleOptions) async throws {
     try await lectern.delete("example")
 }
 
+var options: ExampleOptions?
 do {
-    try await run(try ExampleOptions(arguments: Array(CommandLine.arguments.dropFirst())))
+    let parsed = try ExampleOptions(arguments: Array(CommandLine.arguments.dropFirst()))
+    options = parsed
+    if parsed.wantsHelp {
+        print(ExampleOptions.help)
+        exit(0)
+    }
+    try await run(parsed)
 } catch {
-    FileHandle.standardError.write(Data("lectern-example: \(error)\n".utf8))
+    let message = ExampleOptions.fileErrorMessage(error, file: options?.file) ?? "\(error)"
+    FileHandle.standardError.write(Data("lectern-example: \(message)\n".utf8))
     exit(1)
 }

@@ -45,7 +45,7 @@ extension Server {
         Command(
             name: "SEEK", syntax: "<stream> <offset>",
             summary: "Moves a typewriter stream's revealed prefix to an offset.",
-            details: ["SEEK 1 30 -> OK SEEK stream=1 end=30 graphemes=30, then ! TICK … end=30"],
+            details: ["SEEK <s> 30 (s: the stream= of your TYPE reply) -> OK SEEK stream=<s> end=30 graphemes=30, then ! TICK … end=30"],
             handler: { context in
                 let stream = try context.stream()
                 let document = stream.document
@@ -61,7 +61,7 @@ extension Server {
         Command(
             name: "SPEED", syntax: "<stream> interval=<ms>|cps=<n>",
             summary: "Changes a typewriter stream's pace from the next tick on.",
-            details: ["SPEED 1 cps=40 -> OK SPEED stream=1 interval=25"],
+            details: ["SPEED <s> cps=40 (s: the stream= of your TYPE reply) -> OK SPEED stream=<s> interval=25"],
             handler: { context in
                 let stream = try context.stream()
                 guard let interval = try typewriterInterval(context.request) else {
@@ -80,7 +80,7 @@ extension Server {
     ) -> Command {
         Command(
             name: name, syntax: "<stream>", summary: summary,
-            details: ["\(name) 1 -> OK \(name) stream=1 end=12 graphemes=12"],
+            details: ["\(name) <s> (s: the stream= of your TYPE reply) -> OK \(name) stream=<s> end=12 graphemes=12"],
             handler: { context in
                 let stream = try context.stream()
                 action(context.server.typewriters, stream)

@@ -57,8 +57,15 @@ final class Listener {
         }
         guard status == 0 else {
             close()
-            throw Server.StartError(description: "cannot listen on \(address): \(String(cString: uv_strerror(status)))")
+            throw Server.StartError(description: "cannot listen on \(address): \(Self.reason(status))")
         }
+    }
+
+    /// libuv's reason, and for a taken port what to do about it.
+    private static func reason(_ status: Int32) -> String {
+        let reason = String(cString: uv_strerror(status))
+        guard status == UV_EADDRINUSE.rawValue else { return reason }
+        return "\(reason) (another program listens there: stop it, or choose another --port)"
     }
 
     private func bind(host: String, port: Int) throws {
@@ -67,19 +74,23 @@ final class Listener {
             guard var storage = SocketAddress.make(host: host, port: port) else {
                 throw Server.StartError(description: "'\(host)' is not an IPv4 or IPv6 address")
             }
+            // The address asked for, until the kernel says which port it
+            // gave: libuv defers a taken port's EADDRINUSE to uv_listen, and
+            // the socket it failed to bind has no name (0.0.0.0:0).
+            address = SocketAddress.describe(storage)
             let tcp = UnsafeMutableRawPointer(stream).assumingMemoryBound(to: uv_tcp_t.self)
             let status = withUnsafePointer(to: &storage) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { uv_tcp_bind(tcp, $0, 0) }
             }
             guard status == 0 else {
-                throw Server.StartError(description: "cannot listen on \(host):\(port): \(String(cString: uv_strerror(status)))")
+                throw Server.StartError(description: "cannot listen on \(address): \(Self.reason(status))")
             }
             var bound = sockaddr_storage()
             var length = Int32(MemoryLayout<sockaddr_storage>.size)
-            _ = withUnsafeMutablePointer(to: &bound) {
+            let named = withUnsafeMutablePointer(to: &bound) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { uv_tcp_getsockname(tcp, $0, &length) }
             }
-            address = SocketAddress.describe(bound)
+            if named == 0, Self.port(of: bound) != 0 { address = SocketAddress.describe(bound) }
 
         case .unix(let path):
             address = "unix:\(path)"
@@ -158,6 +169,20 @@ final class Listener {
         // Refused: nobody listens; gone: removed meanwhile, nothing to replace.
         if failure == ECONNREFUSED || failure == ENOENT { return nil }
         return "cannot tell whether a daemon listens on \(path) (connect: \(String(cString: strerror(failure)))); not replacing it"
+    }
+
+    /// The port of an IPv4 or IPv6 address; 0 for one not bound yet.
+    private static func port(of storage: sockaddr_storage) -> UInt16 {
+        var storage = storage
+        return withUnsafePointer(to: &storage) { pointer in
+            if Int32(pointer.pointee.ss_family) == AF_INET6 {
+                return pointer.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { UInt16(bigEndian: $0.pointee.sin6_port) }
+            }
+            if Int32(pointer.pointee.ss_family) == AF_INET {
+                return pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { UInt16(bigEndian: $0.pointee.sin_port) }
+            }
+            return 0
+        }
     }
 
     /// A new handle of the right kind for the next accepted connection.
