@@ -4,6 +4,7 @@
 import Foundation
 import Testing
 @testable import LecternClient
+import LecternProtocol
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -51,6 +52,31 @@ import Darwin
         let source = try await lectern.get("story").text
         #expect(!source.contains("Dr. Smith"))
         #expect(source.contains("Привет, мир!"))
+    }
+
+    /// The SDK's literal PUT is whole without anything after its bytes:
+    /// the daemon's own decoder yields the request from the line and the N
+    /// bytes alone, so a reply never waits on the SDK. The `{N}` ends the
+    /// line, after the options (a payload anywhere else is refused).
+    @Test func aLiteralPutIsCompleteWithoutALineEndAfterIt() throws {
+        var line = RequestLine("PUT")
+        line.word("story")
+        line.option("lang", "ko")
+        let text = Array("첫 줄.\n둘째 줄.".utf8)
+        line.literal(text)
+        let bytes = line.encoded(tag: 3)
+        let firstLine = String(decoding: bytes.prefix { $0 != 0x0A }, as: UTF8.self)
+        #expect(firstLine == "@3 PUT story lang=ko {\(text.count)}")
+        #expect(bytes.last == 0x0A)
+
+        var decoder = RequestDecoder(maximumLineLength: 1024, maximumPayloadLength: 1024)
+        decoder.append(Array(bytes.dropLast()))  // without the optional line end
+        guard case .request(let request)? = decoder.next() else {
+            Issue.record("the line and its bytes were not a whole request")
+            return
+        }
+        #expect(request.payload == text)
+        #expect(request.value(for: "lang") == "ko")
     }
 
     /// A reply later than the request timeout fails that request with
