@@ -42,6 +42,49 @@ struct SVGWriter {
             + Self.escaped(string) + "</text>\n"
     }
 
+    mutating func openDefinitions() {
+        output += "<defs>\n"
+    }
+
+    mutating func closeDefinitions() {
+        output += "</defs>\n"
+    }
+
+    /// A glyph outline to `<use>`: path data in design units (y down),
+    /// scaled to points by its own transform.
+    mutating func glyphPath(id: String, scale: String, pathData: String) {
+        output += "<path id=\"\(id)\" transform=\"scale(\(scale))\" d=\"\(pathData)\"/>\n"
+    }
+
+    /// A colour glyph's bitmap to `<use>`: `frame` in design units (y down).
+    mutating func glyphImage(id: String, scale: String, frame: Rect, base64PNG: String) {
+        output += "<image id=\"\(id)\" transform=\"scale(\(scale))\" x=\"\(Self.number(frame.x))\" "
+            + "y=\"\(Self.number(frame.y))\" width=\"\(Self.number(frame.width))\" "
+            + "height=\"\(Self.number(frame.height))\" href=\"data:image/png;base64,\(base64PNG)\"/>\n"
+    }
+
+    /// A glyph drawn with its origin at `point`.
+    mutating func use(_ id: String, at point: Point) {
+        output += "<use href=\"#\(id)\" x=\"\(Self.number(point.x))\" y=\"\(Self.number(point.y))\"/>\n"
+    }
+
+    mutating func reserveCapacity(_ bytes: Int) {
+        output.reserveCapacity(max(0, bytes))
+    }
+
+    /// A scale factor (a font size over units per em, 0.00006 to 62.5)
+    /// with nine decimals, no exponent: three decimals (``number(_:)``)
+    /// would be a 5 % error on 17 / 2048.
+    static func scale(_ value: Double) -> String {
+        guard value.isFinite, value > 0 else { return "0" }
+        let nanos = Int((min(value, 1e6) * 1e9).rounded())
+        let whole = nanos / 1_000_000_000
+        var fraction = String(nanos % 1_000_000_000)
+        fraction = String(repeating: "0", count: 9 - fraction.count) + fraction
+        while fraction.hasSuffix("0") { fraction.removeLast() }
+        return fraction.isEmpty ? String(whole) : "\(whole).\(fraction)"
+    }
+
     /// The largest magnitude written: far beyond any drawing, and small
     /// enough that every value up to it converts to `Int` exactly.
     static let maximumMagnitude = 1e15
