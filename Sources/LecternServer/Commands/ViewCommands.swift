@@ -16,6 +16,7 @@ extension Server {
                 "VIEW intro width=320 size=17 font=\"DejaVu Sans\"  -> OK VIEW id=intro … lines=3 height=58.5",
                 "line-height=auto (the font's), 1.5x (a multiple) or 24 (points); insets like CSS padding.",
                 "default=yes also makes it the view of every connection that has none of its own.",
+                "fonts=\"NanumGothic,DejaVu Sans\": every font the layout uses, most-drawing first, then font= (line metrics) if it draws nothing; files: LINES <id> runs=yes.",
             ],
             handler: { context in
                 let server = context.server
@@ -147,6 +148,7 @@ extension Server {
         details: [
             "RENDER intro sentence=1 -> * {N} / <svg …>…</svg> / OK RENDER bytes=N width=200 height=59.37",
             "sentence= highlights one more sentence; caret= draws a caret; boxes=yes draws line boxes and baselines.",
+            "The text is the shaped glyphs' outlines from the font files: <path id=\"f<font>g<glyph>\"> once each in <defs>, then <use> per glyph.",
             "A picture that could pass --output-hard-limit is refused before drawing: ERR TOOLARGE with the estimate.",
         ],
         handler: { context in
