@@ -9,7 +9,8 @@ import Foundation
 ///   the highlights' rects and dashed outlines;
 /// - `<defs>` with one element per distinct glyph drawn, in order of first
 ///   use, with id `f<font>g<glyph>` (the index of the font in
-///   ``ShapedText/fonts`` and the glyph id in it): a `<path>` of the
+///   ``ShapedText/fontUsage``, which is VIEW's `fonts=` order and LINES'
+///   font numbers, and the glyph id in that font): a `<path>` of the
 ///   glyph's outline in the font's design units, y down, with a
 ///   `transform="scale(size / unitsPerEm)"`; for a colour bitmap glyph
 ///   (emoji) an `<image>` of its PNG instead;
@@ -40,7 +41,7 @@ public struct SVGPicture: Sendable {
 
     /// A glyph of one of the layout's fonts.
     public struct GlyphKey: Hashable, Sendable {
-        /// Index into ``ShapedText/fonts``.
+        /// Index into ``ShapedText/fontUsage``.
         public var font: Int
         public var glyph: UInt32
 
@@ -64,7 +65,8 @@ public struct SVGPicture: Sendable {
     init(layout: TextLayout, options: SVGOptions) {
         self.layout = layout
         self.options = options
-        let scales = layout.shaped.fonts.map { SVGWriter.scale(layout.fontSize / Double($0.unitsPerEm)) }
+        let scales = layout.shaped.fontUsage.map { SVGWriter.scale(layout.fontSize / Double($0.font.unitsPerEm)) }
+        let usageIndex = layout.shaped.usageIndex
         var known: [GlyphKey: Bool] = [:]
         var order: [GlyphKey] = []
         var definitionBytes = 0
@@ -72,7 +74,9 @@ public struct SVGPicture: Sendable {
         var idBytes = 0
         var numberBytes = 0
         layout.forEachGlyph { glyph in
-            let key = GlyphKey(font: glyph.fontIndex, glyph: glyph.glyph)
+            // Every font that draws a grapheme is in the usage list.
+            guard let font = usageIndex[glyph.fontIndex] else { return }
+            let key = GlyphKey(font: font, glyph: glyph.glyph)
             let isDrawn: Bool
             if let answer = known[key] {
                 isDrawn = answer
@@ -111,13 +115,15 @@ public struct SVGPicture: Sendable {
         svg.open()
         layout.drawUnderlay(options, into: &svg)
         if !distinctGlyphs.isEmpty {
-            let scales = layout.shaped.fonts.map { SVGWriter.scale(layout.fontSize / Double($0.unitsPerEm)) }
+            let scales = layout.shaped.fontUsage.map { SVGWriter.scale(layout.fontSize / Double($0.font.unitsPerEm)) }
+            let usageIndex = layout.shaped.usageIndex
             svg.openDefinitions()
             for key in distinctGlyphs { _ = Self.define(key, in: layout, scale: scales[key.font], into: &svg) }
             svg.closeDefinitions()
             let drawable = self.drawable
             layout.forEachGlyph { glyph in
-                let key = GlyphKey(font: glyph.fontIndex, glyph: glyph.glyph)
+                guard let font = usageIndex[glyph.fontIndex] else { return }
+                let key = GlyphKey(font: font, glyph: glyph.glyph)
                 guard drawable.contains(key) else { return }
                 svg.use(key.id, at: Point(x: glyph.x, y: glyph.y))
             }
@@ -130,7 +136,7 @@ public struct SVGPicture: Sendable {
     /// Writes the definition of `key`: its outline, else its PNG; false
     /// (and nothing written) when it has neither.
     private static func define(_ key: GlyphKey, in layout: TextLayout, scale: String, into svg: inout SVGWriter) -> Bool {
-        let font = layout.shaped.fonts[key.font]
+        let font = layout.shaped.fontUsage[key.font].font
         let path = GlyphOutline.pathData(of: key.glyph, in: font)
         if !path.isEmpty {
             svg.glyphPath(id: key.id, scale: scale, pathData: path)

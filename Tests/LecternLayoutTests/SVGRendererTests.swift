@@ -11,7 +11,7 @@ import Testing
         #expect(svg.hasPrefix("<svg xmlns=\"http://www.w3.org/2000/svg\""))
         #expect(svg.hasSuffix("</svg>\n"))
         // The text is glyphs, each font's own: Hangul in NanumGothic, the emoji's bitmap.
-        let families = layout.shaped.fonts.map(\.family)
+        let families = layout.shaped.fontUsage.map(\.font.family)
         let nanum = try #require(families.firstIndex(of: "NanumGothic"))
         let emoji = try #require(families.firstIndex(of: "Noto Color Emoji"))
         #expect(svg.contains("<use href=\"#f\(nanum)g") && svg.contains("<image id=\"f\(emoji)g"))

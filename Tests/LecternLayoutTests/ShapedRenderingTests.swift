@@ -46,18 +46,20 @@ import Testing
         return TextLayout(shaped: Fixtures.shaper.shape(text, spec: spec), spec: LayoutSpec(font: spec, width: width, fontSize: 20))
     }
 
-    /// The font of a layout that draws `scalar`.
-    static func fontIndex(drawing scalar: Unicode.Scalar, in layout: TextLayout) throws -> Int {
+    /// The font of a layout that draws `scalar`: its index in
+    /// `ShapedText.fonts`, and in `fontUsage` (the number the SVG's ids use).
+    static func fontIndex(drawing scalar: Unicode.Scalar, in layout: TextLayout) throws -> (font: Int, usage: Int) {
         let offset = try #require(layout.shaped.text.firstIndex(of: UInt16(scalar.value)))
         let grapheme = layout.shaped.graphemeIndex(containing: offset)
-        return layout.shaped.runs[layout.shaped.runIndex(containingGrapheme: grapheme)].fontIndex
+        let font = layout.shaped.runs[layout.shaped.runIndex(containingGrapheme: grapheme)].fontIndex
+        return (font, try #require(layout.shaped.usageIndex[font]))
     }
 
     @Test func anArabicWordIsDrawnAsItsJoinedGlyphs() throws {
         let word = "مرحبا"
         let layout = Self.layout(word)
-        let font = try Self.fontIndex(drawing: "م", in: layout)
-        let path = layout.shaped.fonts[font].path
+        let (fontIndex, font) = try Self.fontIndex(drawing: "م", in: layout)
+        let path = layout.shaped.fonts[fontIndex].path
         let svg = layout.renderSVG()
         // Glyphs in visual order, as HarfBuzz gives a right-to-left run.
         let joined = Self.referenceGlyphs(word, path: path)
@@ -75,9 +77,10 @@ import Testing
     @Test func aDevanagariConjunctIsDrawnAsShaped() throws {
         let word = "क्षत्रिय"
         let layout = Self.layout(word)
-        let font = try Self.fontIndex(drawing: "क", in: layout)
-        let path = layout.shaped.fonts[font].path
-        #expect(layout.shaped.fonts[font].family == "Lohit Devanagari", "fonts-lohit-deva (scripts/install-deps)")
+        let (fontIndex, font) = try Self.fontIndex(drawing: "क", in: layout)
+        let path = layout.shaped.fonts[fontIndex].path
+        #expect(layout.shaped.fonts[fontIndex].family == "Lohit Devanagari", "fonts-lohit-deva (scripts/install-deps)")
+        #expect(font == 0, "the font drawing every grapheme is VIEW's first")
         let shaped = Self.referenceGlyphs(word, path: path)
         let perCharacter = Self.perCharacterGlyphs(word, path: path)
         // क्ष is one glyph, and the i-matra moves before त्र: fewer glyphs, another order.

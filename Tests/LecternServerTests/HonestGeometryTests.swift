@@ -96,35 +96,41 @@ import Testing
         return (0..<Int(count)).map { infos[$0].codepoint }
     }
 
-    /// RENDER of an Arabic word: its joined glyphs as HarfBuzz shapes them
-    /// in the font LINES names, each outline defined once; no character
-    /// left to the viewer's fonts.
-    @Test func renderDrawsTheShapedArabicGlyphs() throws {
+    /// RENDER of an Arabic word and of a Devanagari conjunct: their glyphs
+    /// as HarfBuzz shapes them in the font LINES names (joining forms; क्ष
+    /// as one glyph and the i-matra before त्र), each outline defined once,
+    /// no character left to the viewer's fonts. One `<text>` per character
+    /// (what RENDER drew before) has neither.
+    @Test(arguments: [
+        ("مرحبا", "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"),
+        ("क्षत्रिय", "/usr/share/fonts/truetype/lohit-devanagari/Lohit-Devanagari.ttf"),
+    ])
+    func renderDrawsTheShapedGlyphs(word: String, knownPath: String) throws {
         let daemon = try Daemon(["--log-level", "warn"])
         let client = try daemon.connect()
-        let word = "مرحبا"
-        #expect(try client.request("PUT ar \"\(word)\"").last?.hasPrefix("OK PUT") == true)
-        #expect(try client.request("VIEW ar width=300 size=30").last?.hasPrefix("OK VIEW") == true)
-        let lines = try client.request("LINES ar runs=yes")
-        // DejaVu Sans (the default sans-serif here) has Arabic: the one font, drawing all five letters.
+        #expect(try client.request("PUT w \"\(word)\"").last?.hasPrefix("OK PUT") == true)
+        #expect(try client.request("VIEW w width=300 size=30").last?.hasPrefix("OK VIEW") == true)
+        // The font drawing the word is VIEW's first: DejaVu Sans has Arabic,
+        // Lohit Devanagari (fonts-lohit-deva) the Devanagari.
+        let lines = try client.request("LINES w runs=yes")
         let fontLine = lines.first { $0.hasPrefix("* font 0 ") }
-        #expect(fontLine?.contains(" graphemes=5 primary=yes") == true, "\(lines)")
-        let path = fontLine.flatMap { Self.field("file", in: $0) } ?? "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
-        let joined = Self.shapedGlyphs(word, path: path)
-        let isolated = word.unicodeScalars.flatMap { Self.shapedGlyphs(String($0), path: path) }
-        #expect(joined.count == 5 && Set(joined) != Set(isolated), "the font joins: \(joined) vs \(isolated)")
+        #expect(fontLine?.contains(" index=0 graphemes=") == true, "\(lines)")
+        let path = fontLine.flatMap { Self.field("file", in: $0) } ?? knownPath
+        let shaped = Self.shapedGlyphs(word, path: path)
+        let perCharacter = word.unicodeScalars.flatMap { Self.shapedGlyphs(String($0), path: path) }
+        #expect(!shaped.isEmpty && Set(shaped) != Set(perCharacter), "shaping changes the glyphs: \(shaped) vs \(perCharacter)")
 
-        let render = try client.request("RENDER ar")
+        let render = try client.request("RENDER w")
         let status = try #require(render.last)
         #expect(status.hasPrefix("OK RENDER bytes="))
         let svg = render.dropFirst().dropLast().joined(separator: "\n")
         #expect(svg.hasPrefix("<svg xmlns=\"http://www.w3.org/2000/svg\""))
         #expect(!svg.contains("<text"), "no character drawn as text")
-        // Glyph ids as HarfBuzz shapes the word, in its visual order.
+        // Glyph ids as HarfBuzz shapes the word, in its visual order, in font 0.
         let used = svg.components(separatedBy: "<use href=\"#f0g").dropFirst().map { $0.prefix { $0 != "\"" } }
-        #expect(used.compactMap { UInt32($0) } == joined, "\(used)")
-        for glyph in Set(joined) {
-            #expect(svg.components(separatedBy: "g\(glyph)\" transform=\"scale(").count == 2, "glyph \(glyph) defined once")
+        #expect(used.compactMap { UInt32($0) } == shaped, "\(used)")
+        for glyph in Set(shaped) {
+            #expect(svg.components(separatedBy: "<path id=\"f0g\(glyph)\" transform=\"scale(").count == 2, "glyph \(glyph) defined once")
         }
     }
 }
