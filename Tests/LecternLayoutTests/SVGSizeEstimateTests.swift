@@ -50,6 +50,17 @@ import Testing
         #expect(Double(estimate) <= Double(real) * 1.2, "estimate \(estimate) for \(real) real bytes")
     }
 
+    /// The glyphs are measured, not bounded: with nothing but text to
+    /// draw, the estimate is the size, in every script (outlines, emoji
+    /// bitmaps, right-to-left lines, conjuncts).
+    @Test func theGlyphsAreMeasuredExactly() {
+        for text in ["Plain Latin text, with fi and ffl.", "안녕하세요. 世界 😀🎉", "مرحبا بالعالم، שלום", "नमस्ते क्षत्रिय", ""] {
+            let layout = Fixtures.layout(text, width: 120, fontSize: 23)
+            let picture = layout.svgPicture()
+            #expect(picture.draw().utf8.count == picture.estimatedSize, "\(text)")
+        }
+    }
+
     @Test func numbersAreBoundedByTheirMagnitude() {
         for value in [0, 0.0004, 0.001, 9.9996, 99.9995, 123.456, -123.456, 999.9996, 1e6 + 0.123, 1e10 + 0.5] {
             #expect(SVGWriter.number(value).utf8.count <= SVGSizeBound.numberBytes(upTo: abs(value)), "\(value)")
