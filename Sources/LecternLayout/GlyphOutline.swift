@@ -56,6 +56,11 @@ enum GlyphOutline {
         return body(UnsafeRawBufferPointer(start: bytes, count: Int(length)), frame)
     }
 
+    /// Number of glyphs in the font's face (glyph ids are below it).
+    static func glyphCount(of font: Font) -> Int {
+        hb_font_get_face(font.baseFont).map { Int(hb_face_get_glyph_count($0)) } ?? 0
+    }
+
     /// Accumulates path data while HarfBuzz draws.
     private final class PathData {
         var path = ""

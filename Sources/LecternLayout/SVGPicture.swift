@@ -37,7 +37,20 @@ public struct SVGPicture: Sendable {
     public let distinctGlyphs: [GlyphKey]
     /// Number of `<use>` elements (glyphs drawn).
     public let glyphUses: Int
-    private let drawable: Set<GlyphKey>
+    /// For each font (by ``ShapedText/fontUsage`` index), each glyph id's
+    /// place in ``distinctGlyphs``: -1 nothing to draw, -2 not used.
+    private let ordinals: [[Int32]]
+    /// Every `<use>` in order, kept while the picture stays within the
+    /// budget it was measured with; nil past it (``draw()`` then shapes
+    /// the text again).
+    private let uses: [GlyphUse]?
+
+    /// A glyph to draw: its place in ``distinctGlyphs`` and its origin.
+    private struct GlyphUse {
+        var ordinal: Int32
+        var x: Double
+        var y: Double
+    }
 
     /// A glyph of one of the layout's fonts.
     public struct GlyphKey: Hashable, Sendable {
@@ -47,85 +60,95 @@ public struct SVGPicture: Sendable {
 
         /// The element id: `f<font>g<glyph>`.
         public var id: String { "f\(font)g\(glyph)" }
-
-        /// `id.utf8.count`, without making the string.
-        var idLength: Int { 2 + Self.digits(font) + Self.digits(Int(glyph)) }
-
-        private static func digits(_ value: Int) -> Int {
-            var count = 1
-            var rest = value / 10
-            while rest > 0 {
-                count += 1
-                rest /= 10
-            }
-            return count
-        }
     }
 
-    init(layout: TextLayout, options: SVGOptions) {
+    /// Measures the picture; keeps its glyphs' positions (24 bytes each)
+    /// unless the estimate passes `budget`, so that a picture too large to
+    /// send costs no memory in proportion to it.
+    init(layout: TextLayout, options: SVGOptions, budget: Int) {
         self.layout = layout
         self.options = options
-        let scales = layout.shaped.fontUsage.map { SVGWriter.scale(layout.fontSize / Double($0.font.unitsPerEm)) }
+        let fonts = layout.shaped.fontUsage.map(\.font)
+        let scales = fonts.map { SVGWriter.scale(layout.fontSize / Double($0.unitsPerEm)) }
         let usageIndex = layout.shaped.usageIndex
-        var known: [GlyphKey: Bool] = [:]
+        var ordinals = fonts.map { [Int32](repeating: -2, count: GlyphOutline.glyphCount(of: $0)) }
         var order: [GlyphKey] = []
+        var idLengths: [Int] = []
+        var kept: [GlyphUse]? = []
+        let fixedBytes = layout.nonGlyphBound(options) + Self.definitionsFrameBytes
         var definitionBytes = 0
-        var uses = 0
-        var idBytes = 0
-        var numberBytes = 0
+        var useCount = 0
+        var useBytes = 0
         layout.forEachGlyph { glyph in
             // Every font that draws a grapheme is in the usage list.
-            guard let font = usageIndex[glyph.fontIndex] else { return }
-            let key = GlyphKey(font: font, glyph: glyph.glyph)
-            let isDrawn: Bool
-            if let answer = known[key] {
-                isDrawn = answer
-            } else {
+            guard let font = usageIndex[glyph.fontIndex], glyph.glyph < ordinals[font].count else { return }
+            var ordinal = ordinals[font][Int(glyph.glyph)]
+            if ordinal == -2 {
+                let key = GlyphKey(font: font, glyph: glyph.glyph)
                 var writer = SVGWriter(width: 0, height: 0)
-                isDrawn = Self.define(key, in: layout, scale: scales[key.font], into: &writer)
-                definitionBytes += writer.output.utf8.count
-                known[key] = isDrawn
-                if isDrawn { order.append(key) }
+                if Self.define(key, font: fonts[font], scale: scales[font], into: &writer) {
+                    definitionBytes += writer.output.utf8.count
+                    ordinal = Int32(order.count)
+                    order.append(key)
+                    idLengths.append(key.id.utf8.count)
+                } else {
+                    ordinal = -1
+                }
+                ordinals[font][Int(glyph.glyph)] = ordinal
             }
-            guard isDrawn else { return }
-            uses += 1
-            idBytes += key.idLength
-            // Exact, and cheap: numbers this short are small strings, not allocated.
-            numberBytes += SVGWriter.number(glyph.x).utf8.count + SVGWriter.number(glyph.y).utf8.count
+            guard ordinal >= 0 else { return }
+            useCount += 1
+            useBytes += SVGSizeBound.use + idLengths[Int(ordinal)]
+                + SVGWriter.numberLength(glyph.x) + SVGWriter.numberLength(glyph.y)
+            guard kept != nil else { return }
+            if fixedBytes + definitionBytes + useBytes > budget {
+                kept = nil
+            } else {
+                kept?.append(GlyphUse(ordinal: ordinal, x: glyph.x, y: glyph.y))
+            }
         }
-        var glyphBytes = 0
-        if !order.isEmpty {
-            var frame = SVGWriter(width: 0, height: 0)
-            frame.openDefinitions()
-            frame.closeDefinitions()
-            glyphBytes = frame.output.utf8.count + definitionBytes + uses * SVGSizeBound.use + idBytes + numberBytes
-        }
-        estimatedSize = layout.nonGlyphBound(options) + glyphBytes
+        estimatedSize = order.isEmpty ? fixedBytes - Self.definitionsFrameBytes : fixedBytes + definitionBytes + useBytes
         distinctGlyphs = order
-        glyphUses = uses
-        drawable = Set(order)
+        glyphUses = useCount
+        self.ordinals = ordinals
+        uses = kept
     }
 
+    /// `<defs>` and `</defs>`, written only when some glyph is drawn.
+    private static let definitionsFrameBytes: Int = {
+        var frame = SVGWriter(width: 0, height: 0)
+        frame.openDefinitions()
+        frame.closeDefinitions()
+        return frame.output.utf8.count
+    }()
+
     /// Writes the picture: at most ``estimatedSize`` bytes of UTF-8.
-    /// - Complexity: shaping the text again, the distinct glyphs' outlines,
-    ///   O(glyphs + rects of the options' ranges) elements.
+    /// - Complexity: the distinct glyphs' outlines, O(glyphs + rects of the
+    ///   options' ranges) elements; and shaping the text again when the
+    ///   picture was measured past its budget.
     public func draw() -> String {
         var svg = SVGWriter(width: layout.spec.width, height: layout.height)
         svg.reserveCapacity(estimatedSize)
         svg.open()
         layout.drawUnderlay(options, into: &svg)
         if !distinctGlyphs.isEmpty {
-            let scales = layout.shaped.fontUsage.map { SVGWriter.scale(layout.fontSize / Double($0.font.unitsPerEm)) }
-            let usageIndex = layout.shaped.usageIndex
+            let fonts = layout.shaped.fontUsage.map(\.font)
+            let scales = fonts.map { SVGWriter.scale(layout.fontSize / Double($0.unitsPerEm)) }
             svg.openDefinitions()
-            for key in distinctGlyphs { _ = Self.define(key, in: layout, scale: scales[key.font], into: &svg) }
+            for key in distinctGlyphs { _ = Self.define(key, font: fonts[key.font], scale: scales[key.font], into: &svg) }
             svg.closeDefinitions()
-            let drawable = self.drawable
-            layout.forEachGlyph { glyph in
-                guard let font = usageIndex[glyph.fontIndex] else { return }
-                let key = GlyphKey(font: font, glyph: glyph.glyph)
-                guard drawable.contains(key) else { return }
-                svg.use(key.id, at: Point(x: glyph.x, y: glyph.y))
+            let prefixes = distinctGlyphs.map { SVGWriter.usePrefix($0.id) }
+            if let uses {
+                for use in uses { svg.use(prefix: prefixes[Int(use.ordinal)], at: Point(x: use.x, y: use.y)) }
+            } else {
+                let usageIndex = layout.shaped.usageIndex
+                let ordinals = self.ordinals
+                layout.forEachGlyph { glyph in
+                    guard let font = usageIndex[glyph.fontIndex], glyph.glyph < ordinals[font].count else { return }
+                    let ordinal = ordinals[font][Int(glyph.glyph)]
+                    guard ordinal >= 0 else { return }
+                    svg.use(prefix: prefixes[Int(ordinal)], at: Point(x: glyph.x, y: glyph.y))
+                }
             }
         }
         layout.drawOverlay(options, into: &svg)
@@ -135,8 +158,7 @@ public struct SVGPicture: Sendable {
 
     /// Writes the definition of `key`: its outline, else its PNG; false
     /// (and nothing written) when it has neither.
-    private static func define(_ key: GlyphKey, in layout: TextLayout, scale: String, into svg: inout SVGWriter) -> Bool {
-        let font = layout.shaped.fontUsage[key.font].font
+    private static func define(_ key: GlyphKey, font: Font, scale: String, into svg: inout SVGWriter) -> Bool {
         let path = GlyphOutline.pathData(of: key.glyph, in: font)
         if !path.isEmpty {
             svg.glyphPath(id: key.id, scale: scale, pathData: path)

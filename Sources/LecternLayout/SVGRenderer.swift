@@ -18,18 +18,21 @@ extension TextLayout {
     /// picture too large to send before spending the memory to draw it.
     /// See ``SVGPicture/estimatedSize``.
     public func estimatedSVGSize(_ options: SVGOptions = SVGOptions()) -> Int {
-        svgPicture(options).estimatedSize
+        svgPicture(options, budget: 0).estimatedSize
     }
 
     /// The picture of this view with `options`, measured but not yet
     /// written: its ``SVGPicture/estimatedSize`` is known, and
     /// ``SVGPicture/draw()`` writes it. What RENDER uses, to refuse a
     /// picture over the output limit before writing a byte of it.
+    /// - Parameter budget: past this estimate the glyphs' positions are not
+    ///   kept (a picture that will be refused costs no memory in proportion
+    ///   to it); ``SVGPicture/draw()`` then shapes the text once more.
     /// - Complexity: shaping the text again (``forEachGlyph(_:)``) and
     ///   drawing each distinct glyph's outline once, to measure it; memory
-    ///   O(distinct glyphs), never O(the picture).
-    public func svgPicture(_ options: SVGOptions = SVGOptions()) -> SVGPicture {
-        SVGPicture(layout: self, options: options)
+    ///   O(distinct glyphs + glyphs drawn), the latter only within `budget`.
+    public func svgPicture(_ options: SVGOptions = SVGOptions(), budget: Int = .max) -> SVGPicture {
+        SVGPicture(layout: self, options: options, budget: budget)
     }
 
     /// Bound of everything but the glyphs (frame, line boxes, highlights,

@@ -101,6 +101,46 @@ struct SVGWriter {
         return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
     }
 
+    /// `number(value).utf8.count`, without making the string: from the
+    /// value in thousandths, whose shortest form is its digits (a sign, the
+    /// whole part, a point and the decimals without trailing zeros) while
+    /// it has at most 15 significant digits; beyond, the string is made.
+    static func numberLength(_ value: Double) -> Int {
+        guard value.isFinite else { return 1 }
+        let clamped = min(max(value, -maximumMagnitude), maximumMagnitude)
+        let thousandths = (clamped * 1000).rounded()
+        guard abs(thousandths) < 1e15 else { return number(value).utf8.count }
+        let milli = Int(thousandths)
+        var length = milli < 0 ? 1 : 0
+        var whole = abs(milli) / 1000
+        repeat {
+            length += 1
+            whole /= 10
+        } while whole > 0
+        var fraction = abs(milli) % 1000
+        guard fraction != 0 else { return length }
+        var decimals = 3
+        while fraction % 10 == 0 {
+            decimals -= 1
+            fraction /= 10
+        }
+        return length + 1 + decimals
+    }
+
+    /// Appends a `<use>` of a glyph whose `<use href="#…" x="` is `prefix`
+    /// (``usePrefix(_:)``): what ``use(_:at:)`` writes, without building the id.
+    mutating func use(prefix: String, at point: Point) {
+        output += prefix
+        output += Self.number(point.x)
+        output += "\" y=\""
+        output += Self.number(point.y)
+        output += "\"/>\n"
+    }
+
+    static func usePrefix(_ id: String) -> String {
+        "<use href=\"#\(id)\" x=\""
+    }
+
     static func escaped(_ string: String) -> String {
         var result = ""
         for scalar in string.unicodeScalars {

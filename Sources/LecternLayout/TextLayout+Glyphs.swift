@@ -41,6 +41,7 @@ extension TextLayout {
         guard !shaped.runs.isEmpty, let buffer = hb_buffer_create() else { return }
         defer { hb_buffer_destroy(buffer) }
         var paragraphIndex = 0
+        var lineIndex = 0
         shaped.text.withUnsafeBufferPointer { text in
             for run in shaped.runs where !run.graphemes.isEmpty {
                 while paragraphIndex + 1 < shaped.paragraphs.count,
@@ -66,19 +67,20 @@ extension TextLayout {
                 // can be finer than the graphemes (स् and ते in the grapheme
                 // स्ते) or coarser (a ligature over several graphemes).
                 var i = 0
+                var first = run.graphemes.lowerBound
                 while i < glyphCount {
                     let start = cluster(i)
-                    let first = shaped.graphemeIndex(containing: start)
+                    first = graphemeIndex(containing: start, near: first)
                     var j = i + 1
-                    while j < glyphCount, shaped.graphemeIndex(containing: cluster(j)) == first { j += 1 }
+                    while j < glyphCount, graphemeIndex(containing: cluster(j), near: first) == first { j += 1 }
                     defer { i = j }
                     guard units.contains(start) else { continue }
                     // Clusters are monotone (HarfBuzz's default cluster level):
                     // the next one in logical order follows in LTR output, precedes in RTL.
                     let next = isRightToLeft ? (i > 0 ? cluster(i - 1) : units.upperBound)
                         : (j < glyphCount ? cluster(j) : units.upperBound)
-                    let last = max(first + 1, shaped.graphemeIndex(containing: next))
-                    let lineIndex = lineIndex(ofGrapheme: first)
+                    let last = max(first + 1, graphemeIndex(containing: next, near: first))
+                    if !lines[lineIndex].graphemes.contains(first) { lineIndex = self.lineIndex(ofGrapheme: first) }
                     let line = lines[lineIndex]
                     guard first < line.contentEnd, isDrawn(grapheme: first) else { continue }
                     var left = graphemeX[first]
@@ -97,6 +99,20 @@ extension TextLayout {
                 }
             }
         }
+    }
+
+    /// ``ShapedText/graphemeIndex(containing:)`` starting from a guess:
+    /// consecutive glyphs are in the same grapheme or a neighbour, so most
+    /// answers take one or two comparisons instead of a binary search.
+    private func graphemeIndex(containing offset: Int, near guess: Int) -> Int {
+        let starts = shaped.graphemeStarts
+        if guess >= 0, guess + 1 < starts.count, Int(starts[guess]) <= offset {
+            if offset < Int(starts[guess + 1]) { return guess }
+            if guess + 2 < starts.count, offset < Int(starts[guess + 2]) { return guess + 1 }
+        } else if guess >= 1, guess < starts.count, Int(starts[guess - 1]) <= offset, offset < Int(starts[guess]) {
+            return guess - 1
+        }
+        return shaped.graphemeIndex(containing: offset)
     }
 
     /// Every glyph ``forEachGlyph(_:)`` visits, in its order.

@@ -119,6 +119,18 @@ import Testing
         #expect(svg.utf8.count < 600 * 60, "\(svg.utf8.count) bytes")
     }
 
+    /// A picture measured past its budget keeps no glyph positions and
+    /// draws the same picture by shaping again.
+    @Test func aPictureOverItsBudgetDrawsTheSame() {
+        let layout = Self.layout("Tap me. Then مرحبا and 안녕 😀, नमस्ते.", width: 150)
+        let options = SVGOptions(sentences: [0..<8], highlights: [0..<8], caret: 3, showLineBoxes: true)
+        let kept = layout.svgPicture(options)
+        let tight = layout.svgPicture(options, budget: 100)
+        #expect(kept.estimatedSize == tight.estimatedSize)
+        #expect(kept.draw() == tight.draw())
+        #expect(kept.draw().utf8.count <= kept.estimatedSize)
+    }
+
     /// A colour emoji (a bitmap font without outlines) is drawn as its PNG.
     @Test func aColourEmojiIsItsBitmap() {
         let svg = Self.layout("Hi 😀").renderSVG()

@@ -179,7 +179,7 @@ extension Server {
                     let options = SVGOptions(
                         sentences: sentences.map(\.content), highlights: highlights, caret: caret, showLineBoxes: boxes)
                     // Measured, then refused before drawing when even the bound is over.
-                    let picture = layout.svgPicture(options)
+                    let picture = layout.svgPicture(options, budget: limit - framing)
                     let estimate = picture.estimatedSize + framing
                     guard estimate <= limit else {
                         throw ProtocolError(.replyTooLarge, "\(what) would be up to \(estimate) bytes (estimated before drawing), over the output limit of \(limit) bytes per connection (--output-hard-limit); \(hint)")
