@@ -10,7 +10,8 @@ import CHarfBuzz
 /// Noto Color Emoji (CBDT): their advances come from `hmtx` in design units
 /// and scale linearly to any point size, so no `FT_Select_Size` strike
 /// selection is needed for geometry (it matters only for rasterising, which
-/// Lectern leaves to clients).
+/// Lectern leaves to clients; RENDER's SVG embeds the font's own PNG and
+/// scales it, see `GlyphOutline`).
 ///
 /// Character coverage and HarfBuzz's own cmap lookups go through a
 /// `NominalGlyphTable` copied from the font at load: `hbFont` is a HarfBuzz
@@ -21,7 +22,8 @@ import CHarfBuzz
 /// Thread safety: a `Font` is immutable after creation (`hb_font_make_immutable`,
 /// and the glyph table is never written after init); HarfBuzz allows shaping
 /// with an immutable font from several threads at once, each with its own
-/// buffer. No FreeType object is used, so no lock is needed.
+/// buffer, and to draw glyph outlines (`GlyphOutline`). No FreeType object
+/// is used, so no lock is needed.
 public final class Font: @unchecked Sendable, CustomStringConvertible {
     /// The family name fontconfig reports for this face.
     public let family: String

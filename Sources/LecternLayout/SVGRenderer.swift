@@ -2,16 +2,72 @@
 
 extension TextLayout {
     /// Renders the view as a standalone SVG document, for people to look at
-    /// and for examples/. Each visible grapheme is a `<text>` element at its
-    /// exact x and the line's baseline, in the family that shaped it, so a
-    /// browser draws the same lines Lectern measured (given the same fonts).
+    /// and for examples/: the glyphs the layout shaped, drawn as filled
+    /// outlines taken from the font files (exact, whatever fonts the viewer
+    /// has), over the highlights, with attachments, sentence marks and a
+    /// caret. See ``SVGPicture`` for the form of the output.
     ///
-    /// Spaces, separators and control characters are not drawn. The result
-    /// is at most ``estimatedSVGSize(_:)`` bytes of UTF-8.
-    /// - Complexity: O(graphemes + rects of the options' ranges).
+    /// The result is at most ``estimatedSVGSize(_:)`` bytes of UTF-8.
+    /// - Complexity: as ``svgPicture(_:)`` then ``SVGPicture/draw()``.
     public func renderSVG(_ options: SVGOptions = SVGOptions()) -> String {
-        var svg = SVGWriter(width: spec.width, height: height)
-        svg.open()
+        svgPicture(options).draw()
+    }
+
+    /// An upper bound on the UTF-8 length of ``renderSVG(_:)`` with these
+    /// options, found without writing the picture: a caller can refuse a
+    /// picture too large to send before spending the memory to draw it.
+    /// See ``SVGPicture/estimatedSize``.
+    public func estimatedSVGSize(_ options: SVGOptions = SVGOptions()) -> Int {
+        svgPicture(options, budget: 0).estimatedSize
+    }
+
+    /// The picture of this view with `options`, measured but not yet
+    /// written: its ``SVGPicture/estimatedSize`` is known, and
+    /// ``SVGPicture/draw()`` writes it. What RENDER uses, to refuse a
+    /// picture over the output limit before writing a byte of it.
+    /// - Parameter budget: past this estimate the glyphs' positions are not
+    ///   kept (a picture that will be refused costs no memory in proportion
+    ///   to it); ``SVGPicture/draw()`` then shapes the text once more.
+    /// - Complexity: shaping the text again (``forEachGlyph(_:)``) and
+    ///   drawing each distinct glyph's outline once, to measure it; memory
+    ///   O(distinct glyphs + glyphs drawn), the latter only within `budget`.
+    public func svgPicture(_ options: SVGOptions = SVGOptions(), budget: Int = .max) -> SVGPicture {
+        SVGPicture(layout: self, options: options, budget: budget)
+    }
+
+    /// Bound of everything but the glyphs (frame, line boxes, highlights,
+    /// attachments, sentence marks, caret), found without drawing them:
+    /// every element's fixed text is measured from the writer itself (an
+    /// element with all its numbers 0); each number is bounded by the
+    /// longest number the writer writes; each attachment name by its
+    /// escaped length; and each highlight by the most rects its range can
+    /// have (one per line it touches, plus one per attachment in it, plus
+    /// one per grapheme on right-to-left lines) and four outline points per rect.
+    /// - Complexity: O(lines + attachments log attachments + highlights × log lines).
+    func nonGlyphBound(_ options: SVGOptions) -> Int {
+        let number = SVGSizeBound.anyNumber
+        var total = 0
+        var frame = SVGWriter(width: spec.width, height: height)
+        frame.open()
+        frame.close()
+        total += frame.output.utf8.count
+        if options.showLineBoxes {
+            total += lines.count * (SVGSizeBound.rect(SVGStyle.lineBox) + SVGSizeBound.line(SVGStyle.baseline) + 8 * number)
+        }
+        total += highlightBound(options.highlights)
+        for attachment in attachments {
+            total += SVGSizeBound.rect(SVGStyle.attachment) + 4 * number
+            total += SVGSizeBound.text(SVGStyle.attachmentName) + 2 * number
+            total += attachment.name.utf16.reduce(0) { $0 + SVGSizeBound.escapedBytes($1) }
+        }
+        let marks = options.sentences.reduce(0) { $0 + ($1.lowerBound > 0 ? 1 : 0) }
+        total += marks * (SVGSizeBound.line(SVGStyle.sentenceMark) + 4 * number)
+        if options.caret != nil { total += SVGSizeBound.rect(SVGStyle.caret) + 4 * number }
+        return total
+    }
+
+    /// Everything drawn before the glyphs: line boxes and highlights.
+    func drawUnderlay(_ options: SVGOptions, into svg: inout SVGWriter) {
         if options.showLineBoxes {
             for line in lines {
                 svg.rect(Rect(x: spec.insets.left, y: line.top, width: spec.lineWidth, height: line.height),
@@ -27,7 +83,10 @@ extension TextLayout {
                 svg.polygon(polygon, style: SVGStyle.outline)
             }
         }
-        drawText(into: &svg)
+    }
+
+    /// Everything drawn over the glyphs: attachments, sentence marks, caret.
+    func drawOverlay(_ options: SVGOptions, into svg: inout SVGWriter) {
         for (index, frame) in attachmentFrames.enumerated() {
             svg.rect(frame, style: SVGStyle.attachment)
             svg.text(attachments[index].name, at: Point(x: frame.minX + 2, y: frame.maxY - 3),
@@ -39,85 +98,6 @@ extension TextLayout {
                      style: SVGStyle.sentenceMark)
         }
         if let offset = options.caret { svg.rect(caretRect(at: offset), style: SVGStyle.caret) }
-        svg.close()
-        return svg.output
-    }
-
-    private func drawText(into svg: inout SVGWriter) {
-        var runIndex = 0
-        // One style per font, made once rather than per grapheme.
-        let styles = shaped.fonts.map { SVGStyle.text(family: $0.family, size: fontSize) }
-        for line in lines {
-            for g in line.graphemes.lowerBound..<line.contentEnd {
-                while runIndex + 1 < shaped.runs.count, shaped.runs[runIndex].graphemes.upperBound <= g { runIndex += 1 }
-                let units = shaped.text[shaped.graphemeRange(g)]
-                guard let first = units.first, first > 0x20, !shaped.flags[g].contains(.hangingSpace) else { continue }
-                svg.text(String(decoding: units, as: UTF16.self), at: Point(x: graphemeX[g], y: line.baseline),
-                         style: styles[shaped.runs[runIndex].fontIndex])
-            }
-        }
-    }
-
-    /// An upper bound on the UTF-8 length of ``renderSVG(_:)`` with these
-    /// options, found without rendering: a caller can refuse a picture too
-    /// large to send before spending the time and memory to draw it.
-    ///
-    /// Every element's fixed text is measured from the writer itself (an
-    /// element with all its numbers 0); each number is bounded by the digits
-    /// of the largest magnitude it can have (the x of a grapheme, the
-    /// baseline of a line) or else by the longest number the writer writes;
-    /// each drawn character by its escaped length; and each highlight by the
-    /// most rects its range can have (one per line it touches, plus one per
-    /// attachment in it, plus one per grapheme on right-to-left lines) and
-    /// four outline points per rect. Typically 5–20 % above the real size.
-    ///
-    /// - Complexity: O(UTF-16 units + lines + attachments log attachments
-    ///   + highlights × log lines).
-    public func estimatedSVGSize(_ options: SVGOptions = SVGOptions()) -> Int {
-        let number = SVGSizeBound.anyNumber
-        var total = 0
-        var frame = SVGWriter(width: spec.width, height: height)
-        frame.open()
-        frame.close()
-        total += frame.output.utf8.count
-        if options.showLineBoxes {
-            total += lines.count * (SVGSizeBound.rect(SVGStyle.lineBox) + SVGSizeBound.line(SVGStyle.baseline) + 8 * number)
-        }
-        total += highlightBound(options.highlights)
-        total += textBound()
-        for attachment in attachments {
-            total += SVGSizeBound.rect(SVGStyle.attachment) + 4 * number
-            total += SVGSizeBound.text(SVGStyle.attachmentName) + 2 * number
-            total += attachment.name.utf16.reduce(0) { $0 + SVGSizeBound.escapedBytes($1) }
-        }
-        let marks = options.sentences.reduce(0) { $0 + ($1.lowerBound > 0 ? 1 : 0) }
-        total += marks * (SVGSizeBound.line(SVGStyle.sentenceMark) + 4 * number)
-        if options.caret != nil { total += SVGSizeBound.rect(SVGStyle.caret) + 4 * number }
-        return total
-    }
-
-    /// Bound of the text elements: per run, its graphemes that can be
-    /// drawn (those not starting with a space or a control) times the
-    /// element in its font, plus their characters' escaped bytes.
-    private func textBound() -> Int {
-        var largestX = 0.0
-        for x in graphemeX where x.isFinite { largestX = max(largestX, abs(x)) }
-        var largestBaseline = 0.0
-        for line in lines where line.baseline.isFinite { largestBaseline = max(largestBaseline, abs(line.baseline)) }
-        let coordinates = SVGSizeBound.numberBytes(upTo: largestX) + SVGSizeBound.numberBytes(upTo: largestBaseline)
-        let elements = shaped.fonts.map { SVGSizeBound.text(SVGStyle.text(family: $0.family, size: fontSize)) + coordinates }
-        var total = 0
-        shaped.text.withUnsafeBufferPointer { text in
-            for run in shaped.runs {
-                for g in run.graphemes {
-                    let units = shaped.graphemeRange(g)
-                    guard units.lowerBound < text.count, text[units.lowerBound] > 0x20 else { continue }
-                    total += elements[run.fontIndex]
-                    for unit in units where unit < text.count { total += SVGSizeBound.escapedBytes(text[unit]) }
-                }
-            }
-        }
-        return total
     }
 
     /// Bound of the highlights' rects and outline polygons.
@@ -174,10 +154,6 @@ enum SVGStyle {
     static let attachmentName = "font-family:sans-serif;font-size:7px;fill:#369"
     static let sentenceMark = "stroke:#c00;stroke-width:0.75"
     static let caret = "fill:#06c"
-
-    static func text(family: String, size: Double) -> String {
-        "font-family:'\(family)';font-size:\(SVGWriter.number(size))px"
-    }
 }
 
 /// Upper bounds of what ``SVGWriter`` writes, for ``TextLayout/estimatedSVGSize(_:)``.
@@ -230,6 +206,9 @@ enum SVGSizeBound {
     static func polygon(_ style: String) -> Int {
         measure(numbers: 0) { $0.polygon([], style: style) }
     }
+
+    /// A glyph's `<use>` element without its id.
+    static let use = measure(numbers: 2) { $0.use("", at: Point(x: 0, y: 0)) }
 
     /// A `<text>` element without its string.
     static func text(_ style: String) -> Int {

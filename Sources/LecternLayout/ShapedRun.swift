@@ -8,4 +8,8 @@ public struct ShapedRun: Hashable, Sendable {
     public var fontIndex: Int
     /// BiDi embedding level (odd = right-to-left).
     public var level: UInt8
+    /// The HarfBuzz script (`hb_script_t`) the run was shaped with; 0 when
+    /// HarfBuzz guessed it from the run's text (Common and Inherited runs).
+    /// Kept so that the glyphs can be shaped again exactly (``TextLayout/renderSVG(_:)``).
+    public var script: UInt32 = 0
 }

@@ -24,6 +24,16 @@ public final class ShapedText: Sendable {
     public let runs: [ShapedRun]
     /// Paragraphs in order; there is always at least one (possibly empty).
     public let paragraphs: [ShapedParagraph]
+    /// The fonts a layout of this text depends on, as VIEW names them
+    /// (`fonts=`): every font that draws a grapheme (separators excluded),
+    /// most graphemes first, ties in order of first use; then the primary
+    /// font when it draws none, since its ascent, descent and line gap set
+    /// every line's least height (an all-Korean text in "DejaVu Sans" is
+    /// drawn in NanumGothic, with DejaVu Sans's metrics).
+    public let fontUsage: [FontUsage]
+    /// For each of ``fonts``, its index in ``fontUsage`` (nil for a font that
+    /// draws nothing and is not the primary: one only separators went to).
+    public let usageIndex: [Int?]
 
     let graphemeStarts: [Int32]
     let advances: [Float]
@@ -44,6 +54,29 @@ public final class ShapedText: Sendable {
         self.flags = analysis.flags
         self.levels = analysis.levels
         self.advances = advances
+        (fontUsage, usageIndex) = Self.usage(of: fonts, runs: runs, flags: analysis.flags)
+    }
+
+    /// ``fontUsage`` and ``usageIndex``.
+    /// - Complexity: O(graphemes + fonts log fonts).
+    private static func usage(of fonts: [Font], runs: [ShapedRun], flags: [GraphemeFlags]) -> ([FontUsage], [Int?]) {
+        var counts = [Int](repeating: 0, count: fonts.count)
+        var firstUse = [Int](repeating: Int.max, count: fonts.count)
+        for run in runs where fonts.indices.contains(run.fontIndex) {
+            var drawn = 0
+            for g in run.graphemes where flags[g].isDisjoint(with: [.paragraphSeparator, .lineSeparator]) { drawn += 1 }
+            guard drawn > 0 else { continue }
+            counts[run.fontIndex] += drawn
+            firstUse[run.fontIndex] = min(firstUse[run.fontIndex], run.graphemes.lowerBound)
+        }
+        let drawing = fonts.indices.filter { counts[$0] > 0 }
+            .sorted { (counts[$1], firstUse[$0]) < (counts[$0], firstUse[$1]) }
+        var order = drawing
+        if !fonts.isEmpty, counts[0] == 0 { order.append(0) }
+        var index = [Int?](repeating: nil, count: fonts.count)
+        for (position, font) in order.enumerated() { index[font] = position }
+        let usage = order.map { FontUsage(font: fonts[$0], graphemes: counts[$0], isPrimary: $0 == 0) }
+        return (usage, index)
     }
 
     /// Number of UTF-16 code units.
@@ -97,4 +130,14 @@ public final class ShapedText: Sendable {
 
     /// BiDi level of grapheme `index` (0 when the text is all left-to-right).
     func level(ofGrapheme index: Int) -> UInt8 { levels.isEmpty ? 0 : levels[index] }
+}
+
+/// One font of a shaped text and how much of it it draws (``ShapedText/fontUsage``).
+public struct FontUsage: Sendable {
+    /// The face: family, file and face index are what a client loads to draw the same glyphs.
+    public let font: Font
+    /// Graphemes shaped with it (line and paragraph separators not counted).
+    public let graphemes: Int
+    /// True for the font the spec resolved to (``FontResolution/primary``).
+    public let isPrimary: Bool
 }

@@ -99,7 +99,7 @@ struct ShapingSession {
             let run = previous.runs[r]
             runs.append(ShapedRun(
                 graphemes: (run.graphemes.lowerBound + shift)..<(run.graphemes.upperBound + shift),
-                fontIndex: register(previous.fonts[run.fontIndex]), level: run.level))
+                fontIndex: register(previous.fonts[run.fontIndex]), level: run.level, script: run.script))
             runsReused += 1
             r += 1
         }
@@ -221,20 +221,13 @@ struct ShapingSession {
         _ run: ShapedRun, script: Int32, text: UnsafeBufferPointer<UInt16>, paragraph: Range<Int>,
         analysis: TextAnalysis, buffer: OpaquePointer
     ) {
+        var run = run
+        if script > 1 { run.script = hbScript(script).rawValue }
         runs.append(run)
         let unitStart = Int(analysis.graphemeStarts[run.graphemes.lowerBound])
         let unitEnd = Int(analysis.graphemeStarts[run.graphemes.upperBound])
         let font = fonts[run.fontIndex]
-        hb_buffer_clear_contents(buffer)
-        // The paragraph is the context HarfBuzz sees around the run (for
-        // joining and contextual forms); clusters are relative to its start.
-        hb_buffer_add_utf16(
-            buffer, text.baseAddress.map { $0 + paragraph.lowerBound }, Int32(paragraph.count),
-            UInt32(unitStart - paragraph.lowerBound), Int32(unitEnd - unitStart))
-        hb_buffer_set_direction(buffer, run.level & 1 == 1 ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)
-        if script > 1 { hb_buffer_set_script(buffer, hbScript(script)) }
-        hb_buffer_guess_segment_properties(buffer)
-        hb_shape(font.hbFont, buffer, nil, 0)
+        Self.shape(run, units: unitStart..<unitEnd, font: font, text: text, paragraph: paragraph, buffer: buffer)
         var count: UInt32 = 0
         guard let infos = hb_buffer_get_glyph_infos(buffer, &count),
               let positions = hb_buffer_get_glyph_positions(buffer, &count) else { return }
@@ -274,6 +267,25 @@ struct ShapingSession {
                 }
             }
         }
+    }
+
+    /// Shapes the code units `units` of `run` into `buffer`, with the
+    /// paragraph around them as context (for joining and contextual forms;
+    /// clusters are relative to the paragraph's start). The one place a
+    /// run's HarfBuzz call is made: shaping and the SVG renderer's glyphs
+    /// (which shapes again rather than keep every glyph) cannot differ.
+    static func shape(
+        _ run: ShapedRun, units: Range<Int>, font: Font, text: UnsafeBufferPointer<UInt16>, paragraph: Range<Int>,
+        buffer: OpaquePointer
+    ) {
+        hb_buffer_clear_contents(buffer)
+        hb_buffer_add_utf16(
+            buffer, text.baseAddress.map { $0 + paragraph.lowerBound }, Int32(paragraph.count),
+            UInt32(units.lowerBound - paragraph.lowerBound), Int32(units.count))
+        hb_buffer_set_direction(buffer, run.level & 1 == 1 ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)
+        if run.script != 0 { hb_buffer_set_script(buffer, hb_script_t(rawValue: run.script)) }
+        hb_buffer_guess_segment_properties(buffer)
+        hb_shape(font.hbFont, buffer, nil, 0)
     }
 
     private static func distribute(_ advance: Float, over graphemes: Range<Int>, into advances: UnsafeMutableBufferPointer<Float>) {

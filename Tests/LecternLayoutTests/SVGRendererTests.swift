@@ -2,7 +2,7 @@ import Testing
 @testable import LecternLayout
 
 @Suite struct SVGRendererTests {
-    @Test func rendersTextHighlightsAttachmentsAndCaret() {
+    @Test func rendersTextHighlightsAttachmentsAndCaret() throws {
         let text = "Tap <the> cat & see 고양이. It dances 😀"
         let cat = InlineAttachment(name: "cat.gif", offset: text.utf16.count, width: 30, height: 30)
         let layout = Fixtures.layout(text, width: 160, attachments: [cat])
@@ -10,8 +10,13 @@ import Testing
             sentences: [0..<26, 26..<text.utf16.count], highlights: [0..<26], caret: 4, showLineBoxes: true))
         #expect(svg.hasPrefix("<svg xmlns=\"http://www.w3.org/2000/svg\""))
         #expect(svg.hasSuffix("</svg>\n"))
-        #expect(svg.contains(">&lt;</text>") && svg.contains(">&amp;</text>"))
-        #expect(svg.contains("font-family:&apos;NanumGothic&apos;") && svg.contains("font-family:&apos;Noto Color Emoji&apos;"))
+        // The text is glyphs, each font's own: Hangul in NanumGothic, the emoji's bitmap.
+        let families = layout.shaped.fontUsage.map(\.font.family)
+        let nanum = try #require(families.firstIndex(of: "NanumGothic"))
+        let emoji = try #require(families.firstIndex(of: "Noto Color Emoji"))
+        #expect(svg.contains("<use href=\"#f\(nanum)g") && svg.contains("<image id=\"f\(emoji)g"))
+        #expect(svg.components(separatedBy: "<use ").count - 1 == text.unicodeScalars.filter { $0 != " " }.count)
+        #expect(svg.components(separatedBy: "<text ").count == 2, "one <text>: the attachment's name")
         #expect(svg.contains("<polygon points="))
         #expect(svg.contains(">cat.gif</text>"))
         #expect(svg.contains("fill:#06c"))

@@ -1,6 +1,7 @@
 // SVGSizeEstimateTests.swift: the bound RENDER refuses large pictures by
 // is never below what the renderer writes, and not far above it.
 
+import Foundation
 import LecternRandom
 import Testing
 @testable import LecternLayout
@@ -50,11 +51,37 @@ import Testing
         #expect(Double(estimate) <= Double(real) * 1.2, "estimate \(estimate) for \(real) real bytes")
     }
 
+    /// The glyphs are measured, not bounded: with nothing but text to
+    /// draw, the estimate is the size, in every script (outlines, emoji
+    /// bitmaps, right-to-left lines, conjuncts).
+    @Test func theGlyphsAreMeasuredExactly() {
+        for text in ["Plain Latin text, with fi and ffl.", "안녕하세요. 世界 😀🎉", "مرحبا بالعالم، שלום", "नमस्ते क्षत्रिय", ""] {
+            let layout = Fixtures.layout(text, width: 120, fontSize: 23)
+            let picture = layout.svgPicture()
+            #expect(picture.draw().utf8.count == picture.estimatedSize, "\(text)")
+        }
+    }
+
     @Test func numbersAreBoundedByTheirMagnitude() {
         for value in [0, 0.0004, 0.001, 9.9996, 99.9995, 123.456, -123.456, 999.9996, 1e6 + 0.123, 1e10 + 0.5] {
             #expect(SVGWriter.number(value).utf8.count <= SVGSizeBound.numberBytes(upTo: abs(value)), "\(value)")
             #expect(SVGWriter.number(value).utf8.count <= SVGSizeBound.anyNumber)
         }
         #expect(SVGSizeBound.numberBytes(upTo: .infinity) == SVGSizeBound.anyNumber)
+    }
+
+    /// The glyphs' coordinates are counted without writing them: the count
+    /// is the written length, for every magnitude and spelling.
+    @Test func numberLengthsAreTheWrittenLengths() {
+        var random = SplitMix64(seed: 0x1E97)
+        var values: [Double] = [0, -0.0, 0.0004, -0.0004, 0.0005, 0.001, -0.001, 0.1, 0.12, 9.9996, 999.9995, 1e11 + 0.5,
+                                1e12 - 0.001, 1e12 + 0.25, 1e15, 1e15 + 0.5, 1e20, -1e20, .nan, .infinity, -.infinity]
+        for _ in 0..<20_000 {
+            let magnitude = Double.random(in: -4...16, using: &random)
+            values.append((Bool.random(using: &random) ? 1 : -1) * Double.random(in: 0...1, using: &random) * pow(10, magnitude))
+        }
+        for value in values {
+            #expect(SVGWriter.numberLength(value) == SVGWriter.number(value).utf8.count, "\(value) → \(SVGWriter.number(value))")
+        }
     }
 }

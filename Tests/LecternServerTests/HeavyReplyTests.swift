@@ -50,8 +50,8 @@ import Glibc
         #expect(render.status == "@r OK RENDER bytes=\(svg.count) width=300 height=\(view.split(separator: " ").last?.dropFirst(7) ?? "")")
         #expect(svg.starts(with: Array("<svg xmlns=".utf8)))
         #expect(svg.suffix(7) == Array("</svg>\n".utf8))
-        // Every character but the spaces is drawn, each as a text element.
-        #expect(String(decoding: svg, as: UTF8.self).components(separatedBy: "<text ").count - 1
+        // Every character but the spaces is drawn, each as one glyph (the prose has no ligature).
+        #expect(String(decoding: svg, as: UTF8.self).components(separatedBy: "<use ").count - 1
             == text.unicodeScalars.filter { $0 != " " }.count)
 
         let lines = try writer.readReply()

@@ -16,6 +16,7 @@ extension Server {
                 "VIEW intro width=320 size=17 font=\"DejaVu Sans\"  -> OK VIEW id=intro … lines=3 height=58.5",
                 "line-height=auto (the font's), 1.5x (a multiple) or 24 (points); insets like CSS padding.",
                 "default=yes also makes it the view of every connection that has none of its own.",
+                "fonts=\"NanumGothic,DejaVu Sans\": every font the layout uses, most-drawing first, then font= (line metrics) if it draws nothing; files: LINES <id> runs=yes.",
             ],
             handler: { context in
                 let server = context.server
@@ -30,11 +31,17 @@ extension Server {
                 }
             }),
         Command(
-            name: "LINES", syntax: "<id>",
+            name: "LINES", syntax: "<id> [runs=yes|no]",
             summary: "The view's line table: each line's range, top, baseline, height, x, width and caret positions.",
-            details: ["LINES intro -> * line 0 range=0..31 top=0 baseline=13.5 height=17 x=0 width=301.2 paragraph=0 carets=0,7.1,… / OK LINES 3"],
+            details: [
+                "LINES intro -> * line 0 range=0..31 top=0 baseline=13.5 height=17 x=0 width=301.2 paragraph=0 carets=0,7.1,… / OK LINES 3",
+                "runs=yes: first one * font line per font VIEW's fonts= names (family, file, face index), then after each line its runs:",
+                "  * font 0 family=\"NanumGothic\" file=\"/usr/share/fonts/…/NanumGothic.ttf\" index=0 graphemes=12 primary=no",
+                "  * run 0 range=0..5 font=0 size=17 x=0 width=52.1 direction=ltr   (line 0's run in font 0; ends OK LINES 3 runs=4 fonts=2)",
+            ],
             handler: { context in
-                try context.withView(outcome: { document, cached in
+                let withRuns = try Wire.flag(context.request, "runs")
+                return try context.withView(outcome: { document, cached in
                     let layout = cached.layout
                     let unit = context.unit
                     let text = document.text
@@ -43,6 +50,16 @@ extension Server {
                         describing: "the \(layout.lines.count) lines of '\(document.id)'",
                         hint: "LINES sends every line; split the document, or raise --output-hard-limit"
                     ) { reply in
+                        let shaped = layout.shaped
+                        if withRuns {
+                            for (index, usage) in shaped.fontUsage.enumerated() {
+                                reply.data("font \(index) family=\(ReplyEncoder.quote(usage.font.family))"
+                                    + " file=\(ReplyEncoder.quote(usage.font.path)) index=\(usage.font.faceIndex)"
+                                    + " graphemes=\(usage.graphemes) primary=\(usage.isPrimary ? "yes" : "no")")
+                            }
+                        }
+                        var runCount = 0
+                        let size = Wire.number(layout.fontSize)
                         for index in layout.lines.indices {
                             let line = layout.lines[index]
                             let carets = layout.graphemeBoundaryPositions(line: index).map(Wire.number).joined(separator: ",")
@@ -50,8 +67,17 @@ extension Server {
                                 + " top=\(Wire.number(line.top)) baseline=\(Wire.number(line.baseline))"
                                 + " height=\(Wire.number(line.height)) x=\(Wire.number(line.x))"
                                 + " width=\(Wire.number(line.width)) paragraph=\(line.paragraph) carets=\(carets)")
+                            guard withRuns else { continue }
+                            for run in layout.runs(onLine: index) {
+                                guard let font = shaped.usageIndex[run.fontIndex] else { continue }
+                                runCount += 1
+                                reply.data("run \(index) range=\(text.wireRange(run.textRange, unit: unit)) font=\(font)"
+                                    + " size=\(size) x=\(Wire.number(run.x)) width=\(Wire.number(run.width))"
+                                    + " direction=\(run.isRightToLeft ? "rtl" : "ltr")")
+                            }
                         }
-                        return "LINES \(layout.lines.count)"
+                        guard withRuns else { return "LINES \(layout.lines.count)" }
+                        return "LINES \(layout.lines.count) runs=\(runCount) fonts=\(shaped.fontUsage.count)"
                     }
                 })
             }),
@@ -122,6 +148,7 @@ extension Server {
         details: [
             "RENDER intro sentence=1 -> * {N} / <svg …>…</svg> / OK RENDER bytes=N width=200 height=59.37",
             "sentence= highlights one more sentence; caret= draws a caret; boxes=yes draws line boxes and baselines.",
+            "The text is the shaped glyphs' outlines from the font files: <path id=\"f<font>g<glyph>\"> once each in <defs>, then <use> per glyph.",
             "A picture that could pass --output-hard-limit is refused before drawing: ERR TOOLARGE with the estimate.",
         ],
         handler: { context in
@@ -142,33 +169,38 @@ extension Server {
                 let limit = context.server.configuration.outputHardLimit
                 // The literal's header, the status line and the tag.
                 let framing = 128 + (request.tag?.utf8.count ?? 0)
+                // Always off the loop: the glyphs are shaped again and their outlines drawn.
                 return try context.sendBuiltReply(
-                    offLoop: layout.shaped.utf16Count > LargeReply.textThreshold || selected.count > LargeReply.itemThreshold,
+                    offLoop: true,
                     describing: what, hint: hint
                 ) { reply in
                     var highlights = selected.filter { $0 < sentences.count }.sorted().map { sentences[$0].content }
                     if let extra { highlights.append(extra) }
                     let options = SVGOptions(
                         sentences: sentences.map(\.content), highlights: highlights, caret: caret, showLineBoxes: boxes)
-                    // Refused before drawing when even the bound is over.
-                    let estimate = layout.estimatedSVGSize(options) + framing
+                    // Measured, then refused before drawing when even the bound is over.
+                    let picture = layout.svgPicture(options, budget: limit - framing)
+                    let estimate = picture.estimatedSize + framing
                     guard estimate <= limit else {
                         throw ProtocolError(.replyTooLarge, "\(what) would be up to \(estimate) bytes (estimated before drawing), over the output limit of \(limit) bytes per connection (--output-hard-limit); \(hint)")
                     }
-                    let svg = layout.renderSVG(options)
+                    let svg = picture.draw()
                     reply.literal(svg)
                     return "RENDER bytes=\(svg.utf8.count) width=\(Wire.number(layout.spec.width)) height=\(Wire.number(layout.height))"
                 }
             })
         })
 
-    /// `id=… width=… size=… font="…" requested="…" substituted=… lines=… height=…`
+    /// `id=… width=… size=… font="…" requested="…" substituted=… fonts="…" lines=… height=…`:
+    /// `font=` is the primary font (whose metrics every line has), `fonts=`
+    /// every font the layout depends on (``ShapedText/fontUsage``), comma-separated.
     func viewFacts(_ document: Document, layout: TextLayout) -> String {
         let resolution = layout.shaped.resolution
+        let fonts = layout.shaped.fontUsage.map(\.font.family).joined(separator: ",")
         return "id=\(document.id) revision=\(document.revision) width=\(Wire.number(layout.spec.width))"
             + " size=\(Wire.number(layout.fontSize)) font=\(ReplyEncoder.quote(resolution.matchedFamily))"
             + " requested=\(ReplyEncoder.quote(layout.spec.font.family))"
-            + " substituted=\(resolution.isSubstitute ? "yes" : "no")"
+            + " substituted=\(resolution.isSubstitute ? "yes" : "no") fonts=\(ReplyEncoder.quote(fonts))"
             + " lines=\(layout.lines.count) height=\(Wire.number(layout.height))"
     }
 
