@@ -14,6 +14,7 @@ import Testing
         #expect(view.lines == 3)
         #expect(view.font == "DejaVu Sans")
         #expect(!view.substituted)
+        #expect(view.fonts == ["DejaVu Sans"])
         #expect(view.height == 59.37)
         return lectern
     }
@@ -27,11 +28,24 @@ import Testing
         let view = try await lectern.view("intro", options)
         #expect(view.substituted)
         #expect(view.requestedFont == "No Such Font")
+        #expect(view.fonts == [view.font])
         #expect(view.width == 320)
         #expect(view.size == 20)
         let lines = try await lectern.lines(of: "intro")
         #expect(lines.first?.x == 16)
         #expect(lines.first?.top == 10)
+    }
+
+    /// Korean text in a Latin font is drawn by the fallback font, and the
+    /// SDK says which (VIEW's `fonts=`).
+    @Test func viewNamesTheFallbackFontThatDrawsKorean() async throws {
+        let daemon = try LiveDaemon()
+        let lectern = try await daemon.connect()
+        try await lectern.put("ko", text: "아침에 일찍 일어났다. 날씨가 좋았다.", language: "ko")
+        let view = try await lectern.view("ko", ViewOptions(width: 200, size: 17, font: "DejaVu Sans"))
+        #expect(!view.substituted)
+        #expect(view.fonts.first == "NanumGothic")
+        #expect(view.fonts.contains("DejaVu Sans"))
     }
 
     @Test func linesTileAndCarryCarets() async throws {
