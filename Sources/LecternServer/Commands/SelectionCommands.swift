@@ -187,13 +187,18 @@ extension Server {
         // write, the sentences are in one place or the other, never in
         // both and never in neither.
         return try commit(context, store: { store in
-            _ = try store.put(all: records)
-        }) { [unowned self] in
-            let (stored, created) = try documents.put(targetID, content: result.target, limit: configuration.maximumDocuments)
+            try store.put(all: records).map(\.wireRevision)
+        }) { [unowned self] revisions in
+            // In the order of `records`: the target's, then the source's.
+            guard revisions.count == records.count else {
+                throw ProtocolError(.store, "the store returned \(revisions.count) revisions for \(records.count) documents")
+            }
+            let (stored, created) = try documents.put(
+                targetID, content: result.target, revision: revisions[0], limit: configuration.maximumDocuments)
             readers.clearSelection(of: connection, in: source)
             var facts = "\(verb) sentences=\(result.count) to=\(targetID) revision=\(stored.revision)"
             if let sourceContent = result.source {
-                source.replace(with: sourceContent)
+                source.replace(with: sourceContent, revision: revisions[1])
                 documentDidChange(source, by: connection, created: false)
                 facts += " source-revision=\(source.revision)"
             }

@@ -65,3 +65,8 @@ extension DocumentText {
         return candidate
     }
 }
+
+extension StoredDocument {
+    /// ``revision`` as the wire and ``Document/revision`` carry it.
+    var wireRevision: Int { Int(revision) }
+}
