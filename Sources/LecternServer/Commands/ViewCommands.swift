@@ -284,7 +284,7 @@ extension Server {
             throw ProtocolError(.arguments, "ATTACH needs at=<offset> or at=end")
         }
         let atEnd = at.lowercased() == "end"
-        let offset = atEnd ? document.text.utf16.count : try document.utf16Offset(fromWire: at, unit: unit, name: "at")
+        let offset = atEnd ? document.text.attachmentEnd : try document.utf16Offset(fromWire: at, unit: unit, name: "at")
         let width = try Wire.double(context.arguments[2], "width", in: Wire.lengthRange, unit: "points")
         let height = try Wire.double(context.arguments[3], "height", in: Wire.lengthRange, unit: "points")
         let baseline = try context.arguments.count > 4 ? Wire.double(context.arguments[4], "baseline", in: Wire.offsetRange, unit: "points") : 0
@@ -364,7 +364,7 @@ extension Document {
     fileprivate func layoutAttachments(setting attachment: AttachmentRecord) -> [InlineAttachment] {
         var list = attachments
         list.set(attachment)
-        return list.layoutAttachments(textLength: text.utf16.count)
+        return list.layoutAttachments(end: text.attachmentEnd)
     }
 }
 

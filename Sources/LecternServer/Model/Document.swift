@@ -93,7 +93,7 @@ final class Document {
     }
 
     /// The attachments as the layout engine takes them, in text order.
-    var layoutAttachments: [InlineAttachment] { attachments.layoutAttachments(textLength: text.utf16.count) }
+    var layoutAttachments: [InlineAttachment] { attachments.layoutAttachments(end: text.attachmentEnd) }
 
     /// The sentence containing a UTF-16 offset (see ``SentenceTable/sentence(containing:)``),
     /// looked up in place rather than through a copy of the table.
@@ -167,8 +167,9 @@ struct DocumentContent: Sendable {
 }
 
 /// A document's attachments (ATTACH), as the store keeps them: a name unique
-/// in the document, a UTF-16 offset (the text's length for one glued to its
-/// end, ``AttachmentRecord/followsTextEnd``), and the box.
+/// in the document, a UTF-16 offset (for one glued to the end,
+/// ``AttachmentRecord/followsTextEnd``, the end of the text's last word,
+/// ``DocumentText/attachmentEnd``), and the box.
 extension Array where Element == AttachmentRecord {
     /// Adds `attachment`, or replaces the one of its name.
     mutating func set(_ attachment: AttachmentRecord) {
@@ -179,12 +180,12 @@ extension Array where Element == AttachmentRecord {
         }
     }
 
-    /// The attachments as the layout engine takes them, in text order, in a
-    /// text `length` UTF-16 units long (those glued to the end at `length`).
-    func layoutAttachments(textLength length: Int) -> [InlineAttachment] {
+    /// The attachments as the layout engine takes them, in text order;
+    /// those glued to the end at `end` (``DocumentText/attachmentEnd``).
+    func layoutAttachments(end: Int) -> [InlineAttachment] {
         map {
             InlineAttachment(
-                name: $0.name, offset: $0.followsTextEnd ? length : $0.utf16Offset,
+                name: $0.name, offset: $0.followsTextEnd ? end : $0.utf16Offset,
                 width: $0.width, height: $0.height, baselineOffset: $0.baseline)
         }.sorted { $0.offset < $1.offset }
     }
