@@ -1,11 +1,15 @@
 // TextAnalysis.swift: width-independent segmentation: graphemes (UAX #29), break opportunities (UAX #14), paragraphs, BiDi levels (UAX #9).
 import CICU
+import LecternText
 
 /// The segmentation of a text that layout needs, computed once per text.
 ///
 /// Offsets are UTF-16 code units. Paragraphs end after LF, CR, CRLF or
-/// U+2029 (the separator belongs to the paragraph it ends); a text that ends
-/// with a separator has a final empty paragraph, as in editors.
+/// U+2029 (the separator belongs to the paragraph it ends). The white space
+/// and line ends after the text's last visible grapheme close the last
+/// paragraph and open none (as ``LecternText/Paragraph`` has it): they hang
+/// at the end of the last line, so a text that ends with line ends has no
+/// empty line after its last one.
 struct TextAnalysis {
     /// Start offset of every grapheme plus a final `text.count` sentinel.
     var graphemeStarts: [Int32] = []
@@ -14,6 +18,9 @@ struct TextAnalysis {
     var paragraphs: [ShapedParagraph] = []
     /// BiDi embedding level per grapheme; empty when the whole text is left-to-right.
     var levels: [UInt8] = []
+    /// The first grapheme of the text's closing white space and line ends
+    /// (`graphemeCount` when the text ends with a visible grapheme).
+    private(set) var closingStart = 0
 
     var graphemeCount: Int { graphemeStarts.count - 1 }
 
@@ -26,6 +33,7 @@ struct TextAnalysis {
         }
         iterators.withIterator(LC_BREAK_LINE, text: text) { findLineBreaks(text, iterator: $0) }
         classify(text)
+        hangClosingWhiteSpace(text)
         findParagraphs()
         // The fast path's characters include no right-to-left character and
         // no BiDi control (`mayBeRightToLeft` is false for all of them), so
@@ -151,13 +159,30 @@ struct TextAnalysis {
         }
     }
 
+    /// Finds the text's closing white space and line ends (graphemes made
+    /// only of White_Space characters, after the last one that is not):
+    /// they break no line, and all of them hang, separators included, at
+    /// the end of the last line.
+    /// - Complexity: O(units of the closing white space).
+    private mutating func hangClosingWhiteSpace(_ text: UnsafeBufferPointer<UInt16>) {
+        var g = graphemeCount
+        while g > 0, text[Int(graphemeStarts[g - 1])..<Int(graphemeStarts[g])].allSatisfy(DocumentText.isWhiteSpace) {
+            g -= 1
+        }
+        closingStart = g
+        for k in g..<graphemeCount {
+            if k > g { flags[k].remove([.hardBreakBefore, .breakBefore]) }
+            if flags[k].isDisjoint(with: [.paragraphSeparator, .lineSeparator]) { flags[k].insert(.hangingSpace) }
+        }
+    }
+
     private mutating func findParagraphs() {
         var start = 0
-        for g in 0..<graphemeCount where flags[g].contains(.paragraphSeparator) {
+        for g in 0..<closingStart where flags[g].contains(.paragraphSeparator) {
             paragraphs.append(ShapedParagraph(graphemes: start..<(g + 1), baseLevel: 0))
             start = g + 1
         }
-        // The last paragraph; empty when the text is empty or ends with a separator.
+        // The last paragraph, with the closing white space; empty only when the text is.
         paragraphs.append(ShapedParagraph(graphemes: start..<graphemeCount, baseLevel: 0))
     }
 

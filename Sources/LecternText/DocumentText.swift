@@ -25,6 +25,10 @@ public struct DocumentText: Sendable {
     public let paragraphs: [Paragraph]
     /// Offset conversions between UTF-16 and the other ``OffsetUnit``s.
     public let indexMap: IndexMap
+    /// The offset just after the text's last character that is not white
+    /// space or a line end (0 for a text of only those): where the text
+    /// visibly ends, and so where an attachment glued to its end goes.
+    public let trimmedEnd: Int
 
     /// Decodes and validates UTF-8 bytes.
     /// - Throws: ``TextDecodingError/invalidUTF8(byteOffset:)`` with the offset
@@ -56,6 +60,9 @@ public struct DocumentText: Sendable {
         utf16 = decoded.utf16
         paragraphs = decoded.paragraphs
         indexMap = decoded.indexMap
+        var end = utf16.count
+        while end > 0, CharacterClass.isWhiteSpace(utf16[end - 1]) { end -= 1 }
+        trimmedEnd = end
     }
 
     /// The text in a UTF-16 range, as a String (clamped to the text).
@@ -66,6 +73,11 @@ public struct DocumentText: Sendable {
 
     /// The whole text.
     public var string: String { String(decoding: utf16, as: UTF16.self) }
+
+
+    /// Whether a UTF-16 code unit is white space or a line end (Unicode
+    /// White_Space), as ``trimmedEnd`` and ``Paragraph``'s rules read it.
+    public static func isWhiteSpace(_ unit: UInt16) -> Bool { CharacterClass.isWhiteSpace(unit) }
 
     /// The index of the paragraph containing a UTF-16 offset, or nil outside
     /// the text (the end offset belongs to the last paragraph).

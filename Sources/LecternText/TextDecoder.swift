@@ -68,6 +68,7 @@ enum TextDecoder {
             i += Int(width)
         }
         state.finish()
+        state.paragraphs.foldTrailingBlankParagraphs(in: UnsafeBufferPointer(rebasing: out[0..<state.o]))
         let utf16 = Array(UnsafeBufferPointer(rebasing: out[0..<state.o]))
         let indexMap = IndexMap(utf16: utf16, utf8Breadcrumbs: state.breadcrumbs, surrogatePairs: state.surrogatePairs,
                                 clusters: state.clusters, utf8Length: count)

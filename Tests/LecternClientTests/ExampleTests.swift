@@ -24,11 +24,14 @@ import Testing
         let path = ReadmeSnippetTests.root.appendingPathComponent("examples/samples/\(sample).txt").path
         let (status, text) = try Self.run(["--port", String(daemon.port), "--cps", "1000", "--file", path])
         #expect(status == 0, "\(text)")
-        let sampleText = try String(contentsOfFile: path, encoding: .utf8).trimmingCharacters(in: .newlines)
+        let fileText = try String(contentsOfFile: path, encoding: .utf8)
+        let sampleText = fileText.trimmingCharacters(in: .whitespacesAndNewlines)
         // Ticks may be coalesced if this reader falls behind, but the whole text is shown.
-        #expect(text.contains("ticks for \(sampleText.count) graphemes"), "\(text)")
+        #expect(text.contains("ticks for \(fileText.count) graphemes"), "\(text)")
         #expect(text.contains(sampleText))
-        #expect(text.contains("ATTACH 30×30 after the last word"))
+        // The file is put as it is, final line end and all: the box still
+        // follows the last word, on the last line of text (issue 18 item 5).
+        #expect(text.contains("ATTACH 30×30 after the last word: offset \(sampleText.utf16.count), "), "\(text)")
     }
 
     /// Runs lectern-example with `arguments`; returns its exit status and output.

@@ -32,15 +32,16 @@ import Testing
         let copy = try await lectern.copy("reading", to: "notes")
         #expect(copy.sentences == 2)
         #expect(copy.target == "notes")
-        #expect(copy.revision == 1)
+        // Revisions are the store's, store-wide: PUT reading took 1.
+        #expect(copy.revision == 2)
         #expect(try await lectern.get("notes").text == "First sentence. Second sentence.")
         #expect(try await lectern.selection(of: "reading").isEmpty)
 
         try await lectern.select("reading", at: Point(x: 10, y: 30))
         let move = try await lectern.move("reading", to: "notes")
         #expect(move.sentences == 1)
-        #expect(move.revision == 2)
-        #expect(move.sourceRevision == 2)
+        #expect(move.revision == 3)
+        #expect(move.sourceRevision == 4)
         #expect(try await lectern.get("reading").text == "First sentence. Third one here. Fourth and last.")
 
         try await lectern.select("reading", at: Point(x: 10, y: 10))

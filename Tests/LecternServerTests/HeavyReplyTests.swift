@@ -221,7 +221,8 @@ import Glibc
             #expect(try client.readReply().status.hasPrefix("@a OK ATTACH name=anim offset=\(text.utf16.count) rect="))
             #expect(try client.readReply().status == "@s OK SELECT added sentence=0 selected=1")
             let move = try client.readReply().status
-            #expect(move.hasPrefix("@m OK MOVE sentences=1 to=notes revision=1 source-revision=3"), "\(move)")
+            // The store's revisions: PUT 1, ATTACH 2, then the MOVE's target and source.
+            #expect(move.hasPrefix("@m OK MOVE sentences=1 to=notes revision=3 source-revision=4"), "\(move)")
             #expect(try client.readReply().status == "@p OK PONG")
             #expect(daemon.stop() == 0)
         }
@@ -243,7 +244,9 @@ import Glibc
         let list = try client.request("LIST")
         #expect(list.status == "OK LIST 300")
         let sorted = ids.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-        #expect(list.lines.dropLast() == sorted.map { "* id=\($0) revision=1 bytes=9 length=9 sentences=2 paragraphs=1 lang=en mode=reader attachments=0" }[...])
+        // Each PUT took the store's next revision, in the order sent.
+        let revisions = Dictionary(uniqueKeysWithValues: ids.enumerated().map { ($1, $0 + 1) })
+        #expect(list.lines.dropLast() == sorted.map { "* id=\($0) revision=\(revisions[$0] ?? 0) bytes=9 length=9 sentences=2 paragraphs=1 lang=en mode=reader attachments=0" }[...])
         #expect(try Self.backgroundReplies(client) - before == 1)
         // With a prefix: the 111 ids starting with d1, also read off the loop
         // (which ids match is found there too).

@@ -255,7 +255,7 @@ import LecternText
         #expect(again !== memoised && kept.isCached && document.cachedHighlightCount == 1)
         #expect(again.lines[1] == ownRects(sentence, in: kept.layout))
         // A change of the text: nothing of the old stamp is memoised in.
-        document.replace(with: try DocumentContent(utf8: Array("Changed. Text.".utf8), language: nil, mode: .reader))
+        document.replace(with: try DocumentContent(utf8: Array("Changed. Text.".utf8), language: nil, mode: .reader), revision: 2)
         #expect(!document.layouts.isCurrent(kept) && !kept.isCached && document.cachedLayoutCount == 0)
         _ = document.highlight(document.sentences[0], layout: kept, unit: .utf16)
         #expect(document.cachedHighlightCount == 0 && document.cachedLayoutCount == 0)

@@ -33,8 +33,37 @@ import Testing
 
 @Test func trailingSeparatorOpensNoEmptyParagraph() {
     #expect(DocumentText("a\n").paragraphs.count == 1)
-    #expect(DocumentText("a\n\n").paragraphs.map(\.range) == [0..<2, 2..<3])
     #expect(DocumentText("").paragraphs.isEmpty)
+}
+
+/// Trailing line ends (and white space among them) close the last
+/// paragraph and open none (issue 18 item 5); blank paragraphs inside the
+/// text stay.
+@Test func trailingLineEndsCloseTheLastParagraph() {
+    let cases: [(String, [Range<Int>], [Range<Int>])] = [
+        ("a\n\n", [0..<3], [0..<1]),
+        ("a\r\n\r\n", [0..<5], [0..<1]),
+        ("a  \n \n\t", [0..<7], [0..<3]),
+        ("a\n  ", [0..<4], [0..<1]),
+        ("a\u{2029}\u{2029}", [0..<3], [0..<1]),
+        ("a\n\nb\n\n", [0..<2, 2..<3, 3..<6], [0..<1, 2..<2, 3..<4]),
+        ("\n\n", [0..<2], [0..<0]),
+        ("a  ", [0..<3], [0..<3]),
+    ]
+    for (text, ranges, contents) in cases {
+        let document = DocumentText(text)
+        #expect(document.paragraphs.map(\.range) == ranges, "\(text.debugDescription)")
+        #expect(document.paragraphs.map(\.content) == contents, "\(text.debugDescription)")
+    }
+}
+
+@Test func trimmedEndIsAfterTheLastCharacterThatIsNotWhiteSpace() {
+    #expect(DocumentText("One. Two.\n").trimmedEnd == 9)
+    #expect(DocumentText("One. Two. \r\n\u{3000}\n").trimmedEnd == 9)
+    #expect(DocumentText("한국어.").trimmedEnd == 4)
+    #expect(DocumentText("👍🏽\n").trimmedEnd == 4)
+    #expect(DocumentText(" \n").trimmedEnd == 0)
+    #expect(DocumentText("").trimmedEnd == 0)
 }
 
 @Test func paragraphIndexByOffset() {

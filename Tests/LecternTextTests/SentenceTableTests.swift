@@ -42,6 +42,23 @@ import Testing
     #expect(table[1].paragraph == 1)
 }
 
+/// Trailing line ends make no empty sentence in reader mode: they belong
+/// to the last sentence, as the paragraph they close does (issue 18 item 5).
+@Test func trailingLineEndsMakeNoEmptySentence() {
+    for text in ["One. Two.\n", "One. Two.\n\n", "One. Two. \r\n \r\n", "One. Two.\u{2029}\n\n"] {
+        let document = DocumentText(text)
+        let table = SentenceTable(document: document)
+        #expect(table.map { document.text(in: $0.content) } == ["One.", "Two."], "\(text.debugDescription)")
+        #expect(table.map(\.paragraph) == [0, 0])
+        #expect(table[1].range.upperBound == document.utf16.count)
+    }
+    // Korean and Japanese too.
+    let korean = DocumentText("첫 문장이다. 둘째 문장이다.\n\n")
+    #expect(SentenceTable(document: korean, language: Language("ko")).map(\.paragraph) == [0, 0])
+    let japanese = DocumentText("今日は晴れ。明日は雨。\n\n")
+    #expect(SentenceTable(document: japanese, language: Language("ja")).map { japanese.text(in: $0.content) } == ["今日は晴れ。", "明日は雨。"])
+}
+
 @Test func emptyTextHasNoSentences() {
     let table = SentenceTable(document: DocumentText(""))
     #expect(table.isEmpty)

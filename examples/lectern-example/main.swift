@@ -22,10 +22,8 @@ func run(_ options: ExampleOptions) async throws {
     let hello = try await lectern.hello(name: "lectern-example", units: .utf16)
     print("connected to \(hello.server) at \(lectern.endpoint) as connection \(hello.connection), offsets in \(hello.units)")
 
-    // A file's final line end would start an empty last line, and the box glued to the end would sit there.
-    let paragraph = try options.file.map {
-        try String(contentsOfFile: $0, encoding: .utf8).trimmingCharacters(in: .newlines)
-    } ?? koreanParagraph
+    // Sent as it is: a final line end closes the last paragraph, and the box glued to the end follows the last word.
+    let paragraph = try options.file.map { try String(contentsOfFile: $0, encoding: .utf8) } ?? koreanParagraph
     let language = options.language ?? (options.file == nil ? "ko" : nil)
     let document = try await lectern.put("example", text: paragraph, language: language)
     print("PUT example: \(document.sentences) sentences, \(document.length) UTF-16 units, language \(document.language)")

@@ -40,7 +40,7 @@ extension Server {
                 let server = context.server
                 let id = try Wire.documentID(context.arguments[0])
                 _ = try server.documents.require(id)
-                return try server.commit(context, store: { _ = try $0.delete(id: id) }) {
+                return try server.commit(context, store: { try $0.delete(id: id) }) { _ in
                     // Another connection may have deleted it meanwhile.
                     let document = try server.documents.require(id)
                     server.delete(document, by: context.connection)
@@ -129,8 +129,8 @@ extension Server {
         let connection = context.connection
         let store = { [unowned self] (content: DocumentContent) throws -> CommandOutcome in
             let record = content.record(id: id, attachments: documents[id]?.attachments ?? [])
-            return try commit(context, store: { _ = try $0.put(record) }) { [unowned self] in
-                let (document, created) = try documents.put(id, content: content, limit: configuration.maximumDocuments)
+            return try commit(context, store: { try $0.put(record).wireRevision }) { [unowned self] revision in
+                let (document, created) = try documents.put(id, content: content, revision: revision, limit: configuration.maximumDocuments)
                 documentDidChange(document, by: connection, created: created)
                 return Reply("PUT " + documentFacts(document, unit: connection.session.unit))
             }

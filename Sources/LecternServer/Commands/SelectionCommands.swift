@@ -140,7 +140,7 @@ extension Server {
         let build = { @Sendable () -> SentenceTransfer.Result in
             let numbers = selected.filter { $0 < sentences.count }.sorted()
             let excerpt = SentenceTransfer.excerpt(of: numbers, text: sourceText, sentences: sentences)
-            let combined = SentenceTransfer.appending(excerpt, to: targetText?.string ?? "")
+            let combined = SentenceTransfer.appending(excerpt, to: targetText)
             let targetContent = DocumentContent(text: DocumentText(combined), language: targetLanguage, mode: targetMode)
             var sourceContent: DocumentContent?
             if removingFromSource {
@@ -187,13 +187,18 @@ extension Server {
         // write, the sentences are in one place or the other, never in
         // both and never in neither.
         return try commit(context, store: { store in
-            _ = try store.put(all: records)
-        }) { [unowned self] in
-            let (stored, created) = try documents.put(targetID, content: result.target, limit: configuration.maximumDocuments)
+            try store.put(all: records).map(\.wireRevision)
+        }) { [unowned self] revisions in
+            // In the order of `records`: the target's, then the source's.
+            guard revisions.count == records.count else {
+                throw ProtocolError(.store, "the store returned \(revisions.count) revisions for \(records.count) documents")
+            }
+            let (stored, created) = try documents.put(
+                targetID, content: result.target, revision: revisions[0], limit: configuration.maximumDocuments)
             readers.clearSelection(of: connection, in: source)
             var facts = "\(verb) sentences=\(result.count) to=\(targetID) revision=\(stored.revision)"
             if let sourceContent = result.source {
-                source.replace(with: sourceContent)
+                source.replace(with: sourceContent, revision: revisions[1])
                 documentDidChange(source, by: connection, created: false)
                 facts += " source-revision=\(source.revision)"
             }
@@ -217,52 +222,119 @@ enum SentenceTransfer {
         let source: DocumentContent?
     }
 
-    /// The selected sentences' text: each one's trimmed content, joined by a
-    /// space where the original had whitespace after it (not in Chinese or
-    /// Japanese, which put none between sentences).
+    /// The selected sentences' text, as one paragraph: each one's trimmed
+    /// content (blank sentences add nothing), joined as the original spaced
+    /// them (``spacing(after:in:)``).
     static func excerpt(of numbers: [Int], text: DocumentText, sentences: SentenceTable) -> String {
-        var result = ""
-        for (index, number) in numbers.enumerated() {
+        var result: [UInt16] = []
+        var previous: Sentence?
+        for number in numbers {
             let sentence = sentences[number]
-            result += text.text(in: sentence.content)
-            if index < numbers.count - 1 && sentence.range.upperBound > sentence.content.upperBound {
-                result += " "
-            }
+            guard !sentence.content.isEmpty else { continue }
+            if let previous { result += spacing(after: previous, in: text).utf16 }
+            result += text.utf16[sentence.content]
+            previous = sentence
         }
-        return result
+        return String(decoding: result, as: UTF16.self)
     }
 
-    /// `excerpt` as a new last paragraph of `text`.
-    static func appending(_ excerpt: String, to text: String) -> String {
-        if text.isEmpty { return excerpt }
-        let endsWithBreak = text.hasSuffix("\n") || text.hasSuffix("\u{2029}")
-        return text + (endsWithBreak ? "" : "\n") + excerpt
+    /// What goes between a sentence and the next one of an excerpt. Inside
+    /// a paragraph, what the original had: a space after white space,
+    /// nothing where nothing followed (Chinese and Japanese put no space
+    /// between sentences). After a paragraph's last sentence, whose line
+    /// end does not come along: a space, or nothing after a sentence that
+    /// ends in an ideographic script's character or punctuation (so
+    /// "雨。" then "晴れ。" stay "雨。晴れ。").
+    static func spacing(after sentence: Sentence, in text: DocumentText) -> String {
+        let after = text.utf16[sentence.content.upperBound..<sentence.range.upperBound]
+        let endsParagraph = text.paragraphs.indices.contains(sentence.paragraph)
+            && text.paragraphs[sentence.paragraph].range.upperBound <= sentence.range.upperBound
+        guard endsParagraph else { return after.isEmpty ? "" : " " }
+        guard let last = text.utf16[sentence.content].last else { return "" }
+        return isIdeographic(last) ? "" : " "
     }
 
-    /// The document's text without the given sentences (each with the
-    /// whitespace after it). A paragraph left empty goes with its separator.
+    /// Whether a UTF-16 unit is a CJK ideograph, kana or CJK or full-width
+    /// punctuation: scripts that put no space between sentences.
+    static func isIdeographic(_ unit: UInt16) -> Bool {
+        switch unit {
+        case 0x3000...0x30FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xF900...0xFAFF, 0xFF00...0xFF65: return true
+        default: return false
+        }
+    }
+
+    /// `excerpt` as a new last paragraph of `text`: after its last visible
+    /// character, its own line end (LF, CR LF or U+2029; LF if it has none
+    /// at its end), then the excerpt, then the line ends that closed `text`
+    /// (see ``Paragraph``). White space that dangled at the end of `text`
+    /// before its line ends goes.
+    static func appending(_ excerpt: String, to text: DocumentText?) -> String {
+        guard let text, !excerpt.isEmpty else { return text?.string ?? excerpt }
+        let visible = text.trimmedEnd
+        let closing = text.utf16[visible...]
+        let firstLineEnd = closing.firstIndex { $0 == 0x0A || $0 == 0x0D || $0 == 0x2029 }
+        let closingLineEnds = firstLineEnd.map { Array(closing[$0...]) } ?? []
+        var lineEnd: [UInt16] = [0x0A]
+        if let firstLineEnd, closing[firstLineEnd] == 0x2029 {
+            lineEnd = [0x2029]
+        } else if let firstLineEnd, closing[firstLineEnd] == 0x0D, firstLineEnd + 1 < closing.endIndex, closing[firstLineEnd + 1] == 0x0A {
+            lineEnd = [0x0D, 0x0A]
+        }
+        var result = Array(text.utf16[..<visible])
+        if visible > 0 { result += lineEnd }
+        result += excerpt.utf16
+        result += closingLineEnds
+        return String(decoding: result, as: UTF16.self)
+    }
+
+    /// The document's text without the given sentences, each with the
+    /// white space after it, so that nothing dangles and nothing is glued:
+    /// a paragraph whose last sentence goes ends at the end of the last
+    /// sentence kept (no space before its line end); one whose first goes
+    /// keeps its indentation. A paragraph left empty goes with its
+    /// separator; when the last paragraphs go, the paragraph now last ends
+    /// as the text did (with its closing line ends, or none).
     static func removing(_ numbers: [Int], text: DocumentText, sentences: SentenceTable) -> String {
         let removed = Set(numbers)
-        var result = ""
+        var result: [UInt16] = []
+        result.reserveCapacity(text.utf16.count)
+        /// Where the separator of the last paragraph kept starts in `result`.
+        var lastSeparator: Int?
+        var droppedLast = false
         var sentence = 0
         for paragraph in text.paragraphs {
-            var kept = ""
-            var keptAny = false
+            let first = sentence
             while sentence < sentences.count, sentences[sentence].range.lowerBound < paragraph.range.upperBound {
-                let current = sentences[sentence]
-                if !removed.contains(sentence) {
-                    let start = max(current.range.lowerBound, paragraph.content.lowerBound)
-                    let end = min(current.range.upperBound, paragraph.content.upperBound)
-                    if start < end { kept += text.text(in: start..<end) }
-                    keptAny = true
-                }
                 sentence += 1
             }
-            if keptAny {
-                result += kept
-                result += text.text(in: paragraph.content.upperBound..<paragraph.range.upperBound)
+            let all = first..<sentence
+            let kept = all.filter { !removed.contains($0) }
+            // A paragraph keeps what is left of it unless that is only blank
+            // sentences (uax29 mode ends one at each closing line end).
+            guard let lastKept = kept.last,
+                kept.count == all.count || kept.contains(where: { !sentences[$0].content.isEmpty })
+            else {
+                droppedLast = true
+                continue
             }
+            droppedLast = false
+            if kept.count < all.count, removed.contains(first) {
+                result += text.utf16[paragraph.content.lowerBound..<max(paragraph.content.lowerBound, sentences[first].content.lowerBound)]
+            }
+            let trimsEnd = removed.contains(all.upperBound - 1)
+            for number in kept {
+                let current = sentences[number]
+                let start = max(current.range.lowerBound, paragraph.content.lowerBound)
+                let end = number == lastKept && trimsEnd
+                    ? current.content.upperBound : min(current.range.upperBound, paragraph.content.upperBound)
+                if start < end { result += text.utf16[start..<end] }
+            }
+            lastSeparator = result.count
+            result += text.utf16[paragraph.content.upperBound..<paragraph.range.upperBound]
         }
-        return result
+        if droppedLast, let lastSeparator, let closing = text.paragraphs.last {
+            result.replaceSubrange(lastSeparator..., with: text.utf16[closing.content.upperBound..<closing.range.upperBound])
+        }
+        return String(decoding: result, as: UTF16.self)
     }
 }

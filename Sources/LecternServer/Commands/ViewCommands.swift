@@ -133,8 +133,8 @@ extension Server {
                 let id = document.id
                 let missing = ProtocolError(.noAttachment, "'\(id)' has no attachment '\(name)'")
                 guard document.attachments.contains(where: { $0.name == name }) else { throw missing }
-                return try server.commit(context, store: { _ = try $0.removeAttachment(named: name, documentID: id) }) {
-                    guard document.removeAttachment(named: name) else { throw missing }
+                return try server.commit(context, store: { try $0.removeAttachment(named: name, documentID: id).wireRevision }) { revision in
+                    guard document.removeAttachment(named: name, revision: revision) else { throw missing }
                     server.documentDidChange(document, by: context.connection, created: false, textChanged: false)
                     return Reply("DETACH name=\(name)")
                 }
@@ -316,7 +316,7 @@ extension Server {
             throw ProtocolError(.arguments, "ATTACH needs at=<offset> or at=end")
         }
         let atEnd = at.lowercased() == "end"
-        let offset = atEnd ? document.text.utf16.count : try document.utf16Offset(fromWire: at, unit: unit, name: "at")
+        let offset = atEnd ? document.text.attachmentEnd : try document.utf16Offset(fromWire: at, unit: unit, name: "at")
         let width = try Wire.double(context.arguments[2], "width", in: Wire.lengthRange, unit: "points")
         let height = try Wire.double(context.arguments[3], "height", in: Wire.lengthRange, unit: "points")
         let baseline = try context.arguments.count > 4 ? Wire.double(context.arguments[4], "baseline", in: Wire.offsetRange, unit: "points") : 0
@@ -349,15 +349,15 @@ extension Server {
                 return
             }
             connection.completeDeferred({
-                try commitAttachment(attachment, to: document, spec: spec, layout: (layout, revision + 1), context)
+                try commitAttachment(attachment, to: document, spec: spec, layout: (layout, revision), context)
             }, tag: context.request.tag)
         })
         return .deferred
     }
 
     /// Stores and applies an ATTACH; the reply gives the box's rect in the
-    /// connection's view, from `precomputed` (laid out for the revision the
-    /// attachment makes) or laid out now.
+    /// connection's view, from `precomputed` (laid out with the attachment
+    /// on the document as it was at `revision`) or laid out now.
     private func commitAttachment(
         _ attachment: AttachmentRecord, to document: Document, spec: LayoutSpec?,
         layout precomputed: (layout: TextLayout, revision: Int)?, _ context: CommandContext
@@ -365,15 +365,16 @@ extension Server {
         let id = document.id
         let name = attachment.name
         let unit = context.unit
-        return try commit(context, store: { _ = try $0.setAttachment(attachment, documentID: id) }) { [unowned self] in
-            document.setAttachment(attachment)
+        return try commit(context, store: { try $0.setAttachment(attachment, documentID: id).wireRevision }) { [unowned self] revision in
+            let unchangedSinceLayout = precomputed?.revision == document.revision
+            document.setAttachment(attachment, revision: revision)
             documentDidChange(document, by: context.connection, created: false, textChanged: false)
             let facts = "ATTACH name=\(name) offset=\(document.wireOffset(attachment.utf16Offset, unit: unit))"
             guard let spec else { return Reply(facts) }
             let layout: TextLayout
             if let precomputed {
                 // Kept only if nothing else changed the document since.
-                if precomputed.revision == document.revision { document.store(precomputed.layout, computedAt: document.stamp) }
+                if unchangedSinceLayout { document.store(precomputed.layout, computedAt: document.stamp) }
                 layout = precomputed.layout
             } else {
                 layout = layouts.layoutNow(document, spec: spec).layout
@@ -395,7 +396,7 @@ extension Document {
     fileprivate func layoutAttachments(setting attachment: AttachmentRecord) -> [InlineAttachment] {
         var list = attachments
         list.set(attachment)
-        return list.layoutAttachments(textLength: text.utf16.count)
+        return list.layoutAttachments(end: text.attachmentEnd)
     }
 }
 

@@ -170,7 +170,7 @@ public final class Server {
                 continue
             }
             documents.restore(Document(
-                id: document.id, content: content, revision: 1,
+                id: document.id, content: content, revision: document.wireRevision,
                 attachments: document.record.attachments.map(\.inAttachRanges)))
         }
         Log.lifecycle("store", ["kind": "sqlite", "path": sqlite.databasePath, "documents": documents.count])

@@ -35,11 +35,13 @@ extension DocumentContent {
     }
 
     /// `attachments` moved onto this text: offsets clamped to it and rounded
-    /// down to a grapheme boundary (those glued to the end follow it).
+    /// down to a grapheme boundary (those glued to the end follow it, to
+    /// ``DocumentText/attachmentEnd``).
     func adjusted(_ attachments: [AttachmentRecord]) -> [AttachmentRecord] {
-        attachments.map { attachment in
+        let end = text.attachmentEnd
+        return attachments.map { attachment in
             var moved = attachment
-            moved.utf16Offset = attachment.followsTextEnd ? text.utf16.count : text.graphemeBoundary(atOrBefore: attachment.utf16Offset)
+            moved.utf16Offset = attachment.followsTextEnd ? end : text.graphemeBoundary(atOrBefore: attachment.utf16Offset)
             return moved
         }
     }
@@ -56,6 +58,11 @@ extension DocumentContent {
 }
 
 extension DocumentText {
+    /// Where an attachment glued to the end (`ATTACH … at=end`) sits: right
+    /// after the last word, whatever white space or line ends follow it
+    /// (``trimmedEnd``, on a grapheme boundary).
+    var attachmentEnd: Int { graphemeBoundary(atOrBefore: trimmedEnd) }
+
     /// The last grapheme boundary at or before a UTF-16 offset, clamped to the text.
     func graphemeBoundary(atOrBefore offset: Int) -> Int {
         var candidate = min(max(0, offset), utf16.count)
@@ -64,4 +71,9 @@ extension DocumentText {
         }
         return candidate
     }
+}
+
+extension StoredDocument {
+    /// ``revision`` as the wire and ``Document/revision`` carry it.
+    var wireRevision: Int { Int(revision) }
 }

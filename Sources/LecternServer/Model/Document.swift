@@ -9,8 +9,8 @@ import LecternText
 /// Who watches it, selects in it or types it is in ``ReaderRegistry``.
 ///
 /// The text and sentence table are immutable values; an edit replaces both,
-/// bumps ``revision`` and renews the caches' stamp, which drops them. Loop
-/// thread only.
+/// takes the revision the store gave the write and renews the caches'
+/// stamp, which drops them. Loop thread only.
 final class Document {
     let id: String
     /// Unique in this process and never reused (unlike an object's
@@ -22,7 +22,10 @@ final class Document {
     /// The language the client gave, if any (else it was detected).
     private(set) var requestedLanguage: Language?
     private(set) var mode: SentenceMode
-    /// Bumped by every change of text or attachments.
+    /// The store's revision of the write that made this version (every
+    /// change of text or attachments is one): store-wide and increasing
+    /// (``StoredDocument/revision``), so a document's (id, revision) never
+    /// repeats, across restarts and DEL + PUT. The wire's `revision=`.
     private(set) var revision: Int
     private(set) var attachments: [AttachmentRecord] = []
     /// The view used by connections that have not set their own (set with
@@ -53,28 +56,29 @@ final class Document {
         if let defaultView { defaultView.reset(to: spec) } else { defaultView = View(spec: spec) }
     }
 
-    /// Replaces the text (PUT, COPY/MOVE). Attachments stay, moved to the
-    /// nearest grapheme boundary within the new text.
-    func replace(with content: DocumentContent) {
+    /// Replaces the text (PUT, COPY/MOVE), as the store's write `revision`
+    /// committed it. Attachments stay, moved to the nearest grapheme
+    /// boundary within the new text.
+    func replace(with content: DocumentContent, revision: Int) {
         attachments = content.adjusted(attachments)
         text = content.text
         sentences = content.sentences
         requestedLanguage = content.requestedLanguage
         mode = content.mode
-        didChange()
+        didChange(revision: revision)
     }
 
-    /// Adds or replaces the attachment with this name.
-    func setAttachment(_ attachment: AttachmentRecord) {
+    /// Adds or replaces the attachment with this name (store write `revision`).
+    func setAttachment(_ attachment: AttachmentRecord, revision: Int) {
         attachments.set(attachment)
-        didChange()
+        didChange(revision: revision)
     }
 
-    /// Removes the named attachment; false if there was none.
-    func removeAttachment(named name: String) -> Bool {
+    /// Removes the named attachment (store write `revision`); false if there was none.
+    func removeAttachment(named name: String, revision: Int) -> Bool {
         guard let index = attachments.firstIndex(where: { $0.name == name }) else { return false }
         attachments.remove(at: index)
-        didChange()
+        didChange(revision: revision)
         return true
     }
 
@@ -83,13 +87,13 @@ final class Document {
     /// its id looks the id up again.
     func retire() { layouts.renewStamp() }
 
-    private func didChange() {
-        revision += 1
+    private func didChange(revision: Int) {
+        self.revision = revision
         layouts.renewStamp()
     }
 
     /// The attachments as the layout engine takes them, in text order.
-    var layoutAttachments: [InlineAttachment] { attachments.layoutAttachments(textLength: text.utf16.count) }
+    var layoutAttachments: [InlineAttachment] { attachments.layoutAttachments(end: text.attachmentEnd) }
 
     /// The sentence containing a UTF-16 offset (see ``SentenceTable/sentence(containing:)``),
     /// looked up in place rather than through a copy of the table.
@@ -163,8 +167,9 @@ struct DocumentContent: Sendable {
 }
 
 /// A document's attachments (ATTACH), as the store keeps them: a name unique
-/// in the document, a UTF-16 offset (the text's length for one glued to its
-/// end, ``AttachmentRecord/followsTextEnd``), and the box.
+/// in the document, a UTF-16 offset (for one glued to the end,
+/// ``AttachmentRecord/followsTextEnd``, the end of the text's last word,
+/// ``DocumentText/attachmentEnd``), and the box.
 extension Array where Element == AttachmentRecord {
     /// Adds `attachment`, or replaces the one of its name.
     mutating func set(_ attachment: AttachmentRecord) {
@@ -175,12 +180,12 @@ extension Array where Element == AttachmentRecord {
         }
     }
 
-    /// The attachments as the layout engine takes them, in text order, in a
-    /// text `length` UTF-16 units long (those glued to the end at `length`).
-    func layoutAttachments(textLength length: Int) -> [InlineAttachment] {
+    /// The attachments as the layout engine takes them, in text order;
+    /// those glued to the end at `end` (``DocumentText/attachmentEnd``).
+    func layoutAttachments(end: Int) -> [InlineAttachment] {
         map {
             InlineAttachment(
-                name: $0.name, offset: $0.followsTextEnd ? length : $0.utf16Offset,
+                name: $0.name, offset: $0.followsTextEnd ? end : $0.utf16Offset,
                 width: $0.width, height: $0.height, baselineOffset: $0.baseline)
         }.sorted { $0.offset < $1.offset }
     }

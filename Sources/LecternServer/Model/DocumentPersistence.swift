@@ -18,7 +18,8 @@ final class DocumentPersistence {
     /// Whether writes run on the loop thread (in-memory store).
     let writesInline: Bool
     private unowned let server: Server
-    private var queue: [(work: @Sendable () -> DocumentStoreError?, then: (ProtocolError?) -> Void)] = []
+    /// Writes waiting to start, in order; each starts itself on the pool.
+    private var queue: [() -> Void] = []
     private var isWriting = false
     /// Writes waiting or running, for STATS.
     var pendingWrites: Int { queue.count + (isWriting ? 1 : 0) }
@@ -29,41 +30,44 @@ final class DocumentPersistence {
         self.server = server
     }
 
-    /// Runs `work` against the store, then `then(nil)` after it committed or
-    /// `then(error)` with the protocol error for its failure.
-    func write(_ work: @escaping @Sendable (any DocumentStore) throws -> Void,
-               then: @escaping (ProtocolError?) -> Void) {
+    /// Runs `work` against the store, then `then` with what it returned
+    /// (the documents as stored, with their revisions) after it committed,
+    /// or with the protocol error for its failure.
+    func write<Stored: Sendable>(
+        _ work: @escaping @Sendable (any DocumentStore) throws -> Stored,
+        then: @escaping (Result<Stored, ProtocolError>) -> Void
+    ) {
         let store = self.store
-        let job: @Sendable () -> DocumentStoreError? = {
+        let job: @Sendable () -> Result<Stored, DocumentStoreError> = {
             do {
-                try work(store)
-                return nil
+                return .success(try work(store))
             } catch let error as DocumentStoreError {
-                return error
+                return .failure(error)
             } catch {
-                return DocumentStoreError(.failure, "\(error)")
+                return .failure(DocumentStoreError(.failure, "\(error)"))
             }
         }
         if writesInline {
-            then(job().map(Self.protocolError))
+            then(job().mapError(Self.protocolError))
             return
         }
-        queue.append((job, then))
+        queue.append { [unowned self] in
+            BackgroundWork.run(on: server.loop, job) { [unowned self] result in
+                isWriting = false
+                if case .failure(let failure) = result {
+                    Log.error("store_write_failed", ["code": failure.code.rawValue, "message": failure.message])
+                }
+                then(result.mapError(Self.protocolError))
+                startNext()
+            }
+        }
         startNext()
     }
 
     private func startNext() {
         guard !isWriting, !queue.isEmpty else { return }
         isWriting = true
-        let (job, then) = queue.removeFirst()
-        BackgroundWork.run(on: server.loop, job) { [unowned self] failure in
-            isWriting = false
-            if let failure {
-                Log.error("store_write_failed", ["code": failure.code.rawValue, "message": failure.message])
-            }
-            then(failure.map(Self.protocolError))
-            startNext()
-        }
+        queue.removeFirst()()
     }
 
     /// The protocol error for a store failure: `READONLY`, `FULL` or `STORE`.

@@ -5,7 +5,6 @@ import LecternProtocol
 /// All documents, by id, with the document-count limit. Loop thread only.
 struct DocumentRegistry {
     private var byID: [String: Document] = [:]
-    private var nextRevision = 1
 
     var count: Int { byID.count }
 
@@ -25,17 +24,18 @@ struct DocumentRegistry {
         byID.keys.filter { $0.hasPrefix(prefix) }.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     }
 
-    /// Creates a document, or replaces an existing one's content.
+    /// Creates a document, or replaces an existing one's content, as the
+    /// store's write `revision` committed it.
     /// - Throws: `ERR TOOMANY` when creating past `limit`.
-    mutating func put(_ id: String, content: DocumentContent, limit: Int) throws -> (Document, created: Bool) {
+    mutating func put(_ id: String, content: DocumentContent, revision: Int, limit: Int) throws -> (Document, created: Bool) {
         if let existing = byID[id] {
-            existing.replace(with: content)
+            existing.replace(with: content, revision: revision)
             return (existing, false)
         }
         guard byID.count < limit else {
             throw ProtocolError(.tooMany, "the daemon holds at most \(limit) documents (--max-documents); DEL some first")
         }
-        let document = Document(id: id, content: content, revision: 1)
+        let document = Document(id: id, content: content, revision: revision)
         byID[id] = document
         return (document, true)
     }

@@ -8,25 +8,27 @@ extension Server {
     ///
     /// Nothing is acknowledged before it has committed: `apply` (which
     /// changes the in-memory documents and makes the reply) runs only after
-    /// the store write succeeded; if the write fails, the client gets the
+    /// the store write succeeded, with what the write returned (the
+    /// documents as stored: their revisions are the ones the wire shows,
+    /// see ``Document/revision``); if the write fails, the client gets the
     /// store's error and nothing changes. With the SQLite store the reply is
     /// deferred while the write runs off the loop thread.
-    func commit(
+    func commit<Stored: Sendable>(
         _ context: CommandContext,
-        store work: @escaping @Sendable (any DocumentStore) throws -> Void,
-        apply: @escaping () throws -> Reply
+        store work: @escaping @Sendable (any DocumentStore) throws -> Stored,
+        apply: @escaping (Stored) throws -> Reply
     ) throws -> CommandOutcome {
         if persistence.writesInline {
-            var failure: ProtocolError?
-            persistence.write(work) { failure = $0 }
-            if let failure { throw failure }
-            return .reply(try apply())
+            var written: Result<Stored, ProtocolError>?
+            persistence.write(work) { written = $0 }
+            guard let written else { preconditionFailure("an inline store write completes before write returns") }
+            return .reply(try apply(written.get()))
         }
         let connection = context.connection
         let tag = context.request.tag
         connection.deferReply()
-        persistence.write(work) { failure in
-            connection.completeDeferredReply(failure.map { .failure($0) } ?? Result(catching: apply), tag: tag)
+        persistence.write(work) { written in
+            connection.completeDeferredReply(written.flatMap { stored in Result(catching: { try apply(stored) }) }, tag: tag)
         }
         return .deferred
     }
