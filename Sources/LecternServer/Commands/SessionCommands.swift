@@ -134,7 +134,7 @@ extension Server {
             }),
         Command(
             name: "STATS", syntax: "[section] [format=prometheus]",
-            summary: "Reports the daemon's figures by section, as Redis INFO: clients, commands and their latency, errors, memory, store, documents.",
+            summary: "Reports the daemon's figures by section, as Redis INFO: commands, latency, errors, memory, store; or for Prometheus.",
             details: [
                 "STATS                    -> per section a '* # section' line and one '* name value' line per figure, then OK STATS",
                 "STATS commands           -> that section only; sections: " + StatisticsReport.sectionNames.joined(separator: ", "),
