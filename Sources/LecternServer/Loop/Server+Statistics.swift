@@ -220,7 +220,7 @@ struct DocumentCensus {
         highlightsCached += document.cachedHighlightCount
         if document.defaultView != nil { defaultViews += 1 }
         let limit = StatisticsReport.listedDocuments
-        guard largest.count < limit || bytes > (largest.last?.bytes ?? 0) else { return }
+        if largest.count == limit, let last = largest.last, bytes < last.bytes || (bytes == last.bytes && document.id > last.id) { return }
         let at = largest.firstIndex { $0.bytes < bytes || ($0.bytes == bytes && $0.id > document.id) } ?? largest.count
         largest.insert((document.id, bytes), at: at)
         if largest.count > limit { largest.removeLast() }
