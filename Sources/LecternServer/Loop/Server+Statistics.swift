@@ -327,19 +327,19 @@ extension Server {
         var calls = StatisticsReport.Metric(name: "lectern_command_calls_total", type: "counter", help: "Requests per command, refused ones included.")
         var errors = StatisticsReport.Metric(name: "lectern_command_errors_total", type: "counter", help: "Requests per command answered with an error.")
         var durations = StatisticsReport.Metric(name: "lectern_command_duration_seconds", type: "histogram", help: "Time from a request's start at the gate to its reply, per command (work off the loop included).")
-        for (index, command) in commands.commands.enumerated() where figures.calls[index] > 0 {
-            let count = figures.calls[index]
-            let nanoseconds = figures.nanoseconds[index]
+        for (index, command) in commands.commands.enumerated() where figures.calls(index) > 0 {
+            let count = figures.calls(index)
+            let nanoseconds = figures.nanoseconds(index)
             let usec = Double(nanoseconds) / 1000
             let p50 = Double(figures.percentile(0.5, of: index)) / 1000
             let p99 = Double(figures.percentile(0.99, of: index)) / 1000
             section.fields(
                 "command_" + command.name.lowercased(),
-                "calls=\(count) errors=\(figures.errors[index]) usec=\(Int(usec)) usec_per_call=\(WireNumber.text(usec / Double(count)))"
+                "calls=\(count) errors=\(figures.errors(index)) usec=\(Int(usec)) usec_per_call=\(WireNumber.text(usec / Double(count)))"
                     + " p50_usec=\(WireNumber.text(p50)) p99_usec=\(WireNumber.text(p99))")
             let label = "command=\"\(command.name)\""
             calls.samples.append(("{\(label)}", String(count)))
-            errors.samples.append(("{\(label)}", String(figures.errors[index])))
+            errors.samples.append(("{\(label)}", String(figures.errors(index))))
             // Cumulative buckets at each power of two from 2^10 ns; the
             // internal quarter-octave buckets add up exactly to them.
             var cumulative = 0

@@ -98,7 +98,7 @@ struct RequestRate {
 }
 
 /// Per command (by its index in the command table): calls, errors, the
-/// time spent and a latency histogram, in flat arrays made once at start:
+/// time spent and a latency histogram, in one flat array made at start:
 /// recording a request allocates nothing.
 ///
 /// The histogram has ``bucketsPerOctave`` buckets per power of two of
@@ -114,28 +114,33 @@ struct CommandStatistics {
     static let bucketCount = 1 + 27 * bucketsPerOctave + 1
 
     let commandCount: Int
-    private(set) var calls: [Int]
-    private(set) var errors: [Int]
-    private(set) var nanoseconds: [UInt64]
-    /// `commandCount × bucketCount` counts, command by command.
-    private(set) var buckets: [Int]
+    /// Per command, ``stride`` counts: calls, errors, nanoseconds, then
+    /// the ``bucketCount`` histogram buckets. One array, so that recording
+    /// checks one buffer's uniqueness.
+    private var counts: [Int]
+    private static let stride = 3 + bucketCount
 
     init(commandCount: Int) {
         self.commandCount = commandCount
-        calls = [Int](repeating: 0, count: commandCount)
-        errors = [Int](repeating: 0, count: commandCount)
-        nanoseconds = [UInt64](repeating: 0, count: commandCount)
-        buckets = [Int](repeating: 0, count: commandCount * Self.bucketCount)
+        counts = [Int](repeating: 0, count: commandCount * Self.stride)
     }
 
     /// One request of the command at `command`, that took `duration` ns.
     @inline(__always)
     mutating func record(_ command: Int, nanoseconds duration: UInt64, failed: Bool) {
-        calls[command] &+= 1
-        if failed { errors[command] &+= 1 }
-        nanoseconds[command] &+= duration
-        buckets[command &* Self.bucketCount &+ Self.bucket(of: duration)] &+= 1
+        let base = command &* Self.stride
+        counts[base] &+= 1
+        if failed { counts[base &+ 1] &+= 1 }
+        counts[base &+ 2] &+= Int(truncatingIfNeeded: duration)
+        counts[base &+ 3 &+ Self.bucket(of: duration)] &+= 1
     }
+
+    /// Requests of the command at `command`.
+    func calls(_ command: Int) -> Int { counts[command * Self.stride] }
+    /// Of those, answered with an error.
+    func errors(_ command: Int) -> Int { counts[command * Self.stride + 1] }
+    /// Their time together, in ns.
+    func nanoseconds(_ command: Int) -> Int { counts[command * Self.stride + 2] }
 
     /// The histogram bucket of a duration in ns (see the type's summary).
     @inline(__always)
@@ -157,7 +162,8 @@ struct CommandStatistics {
 
     /// The count in each bucket of `command`.
     func histogram(of command: Int) -> ArraySlice<Int> {
-        buckets[command * Self.bucketCount..<(command + 1) * Self.bucketCount]
+        let start = command * Self.stride + 3
+        return counts[start..<start + Self.bucketCount]
     }
 
     /// The `fraction` (0.5 for p50) percentile of `command`'s latency in
