@@ -32,8 +32,9 @@ extension Server {
     /// See ``Command``.
     private func dispatch<Incoming: IncomingRequest>(_ request: Incoming, on connection: Connection, counted: Bool) {
         if counted { statistics.commandsProcessed += 1 }
-        // Timed for STATS's per-command figures (``recordRequest(_:started:_:on:isRetry:)``).
-        let started = uv_hrtime()
+        // Timed for STATS's per-command figures (``recordRequest(_:from:to:_:on:isRetry:)``):
+        // from the end of the request before it in the same burst, else now.
+        let started = statistics.burstClock != 0 ? statistics.burstClock : uv_hrtime()
         var command = -1
         var end = RequestEnd.answered
         do {
@@ -49,6 +50,8 @@ extension Server {
             connection.reply(ProtocolError(reporting: error), tag: request.replyTag)
             end = .failed
         }
-        if command >= 0 { recordRequest(command, started: started, end, on: connection, isRetry: !counted) }
+        let ended = uv_hrtime()
+        statistics.burstClock = ended
+        if command >= 0 { recordRequest(command, from: started, to: ended, end, on: connection, isRetry: !counted) }
     }
 }

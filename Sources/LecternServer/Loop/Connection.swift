@@ -187,6 +187,7 @@ final class Connection {
         // The loop's time, cached by libuv for the whole callback.
         let (now, turn) = (uv_now(server.loop), server.turn)
         let (requestBudget, outputBudget) = (server.configuration.requestsPerTurn, server.configuration.outputBytesPerTurn)
+        server.statistics.startBurst()
         if budgetTurn != turn {
             budgetTurn = turn
             requestsThisTurn = 0
@@ -278,6 +279,7 @@ final class Connection {
         guard isAwaitingReply else { return }
         isAwaitingReply = false
         guard !isClosing else { return }
+        server.statistics.startBurst()
         server.dispatch(request, on: self, isRetry: true)
         resumeAfterDeferral()
     }

@@ -26,14 +26,14 @@ extension Result {
 // MARK: Recording
 
 extension Server {
-    /// Counts a request of the command at `command` that entered the gate
-    /// at `started` (`uv_hrtime`, monotonic ns). A deferred request is
-    /// counted once, when its reply goes out, with its whole time: the
-    /// wait for work off the loop included (``finishDeferredRequest(on:failed:)``);
-    /// a retry (`isRetry`, the request run again once its layout is ready)
-    /// keeps the first pass's start.
+    /// Counts a request of the command at `command` that the gate took at
+    /// `started` and left at `ended` (`uv_hrtime`, monotonic ns). A
+    /// deferred request is counted once, when its reply goes out, with its
+    /// whole time: the wait for work off the loop included
+    /// (``finishDeferredRequest(on:failed:)``); a retry (`isRetry`, the
+    /// request run again once its layout is ready) keeps the first pass's start.
     @inline(__always)
-    func recordRequest(_ command: Int, started: UInt64, _ end: RequestEnd, on connection: Connection, isRetry: Bool) {
+    func recordRequest(_ command: Int, from started: UInt64, to ended: UInt64, _ end: RequestEnd, on connection: Connection, isRetry: Bool) {
         var start = started
         if isRetry, let first = connection.deferredRequest {
             start = first.started
@@ -43,7 +43,7 @@ extension Server {
         case .deferred:
             connection.deferredRequest = (command, start)
         case .answered, .failed:
-            statistics.commands.record(command, nanoseconds: uv_hrtime() &- start, failed: end == .failed)
+            statistics.commands.record(command, nanoseconds: ended &- start, failed: end == .failed)
         }
     }
 

@@ -29,6 +29,19 @@ struct ServerStatistics {
     /// Error replies sent, by code (whatever sent them: the gate, a reply
     /// built off the loop, the decoder, a close).
     private(set) var errorsByCode: [ErrorCode: Int] = [:]
+    /// When the gate let the last request go (`uv_hrtime`), while the
+    /// connection that sent it goes on with its next buffered request in
+    /// the same burst; 0 otherwise. The next request's time starts there
+    /// (its decoding included), so that a pipelined request costs one clock
+    /// reading, not two. Cleared (by ``startBurst()``) wherever requests
+    /// start to run: a connection's run of buffered requests, a deferred
+    /// request run again.
+    var burstClock: UInt64 = 0
+
+    /// A connection starts running requests: the first one's time starts at the gate.
+    @inline(__always)
+    mutating func startBurst() { burstClock = 0 }
+
     /// Calls, errors and latency per command (see ``CommandStatistics``).
     var commands: CommandStatistics
     /// Commands per whole second over the last ``RequestRate/window`` seconds.
