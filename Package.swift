@@ -29,6 +29,12 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        // The HTTP server of lecternd's --metrics-port (GET /metrics).
+        .systemLibrary(
+            name: "CMicroHTTPD",
+            pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"])]
+        ),
         // ICU renames every C symbol per version (ubrk_open is ubrk_open_72),
         // so Swift calls this small C shim instead of ICU's headers.
         .target(
@@ -57,9 +63,12 @@ let package = Package(
         // The seeded generator of the tests, benchmarks and load tool.
         .target(name: "LecternRandom"),
         .target(name: "LecternStore", dependencies: ["CSQLite"]),
+        // libmicrohttpd behind a small Swift API (the metrics endpoint):
+        // its header is imported by this module only.
+        .target(name: "LecternHTTP", dependencies: ["CMicroHTTPD"]),
         .target(
             name: "LecternServer",
-            dependencies: ["LecternText", "LecternLayout", "LecternProtocol", "LecternStore", "LecternUV", "CUV"]
+            dependencies: ["LecternText", "LecternLayout", "LecternProtocol", "LecternStore", "LecternUV", "CUV", "LecternHTTP"]
         ),
         // The daemon driven in process, for the fuzzer and its corpus tests
         // (Fuzzing) and for bench-requests (RequestPathBenchmark): harnesses,

@@ -17,7 +17,8 @@ public struct Stats: Hashable, Sendable {
     public var connectionsRefused: Int
     /// Requests run since start, the STATS itself included.
     public var commandsProcessed: Int
-    /// Requests run in the last whole second.
+    /// Requests run in the last whole second (`commands_per_second_10s`
+    /// and `_60s` in ``all`` average over longer windows).
     public var commandsPerSecond: Int
     /// Resident memory of the daemon, in bytes.
     public var memoryRSSBytes: Int
@@ -33,15 +34,64 @@ public struct Stats: Hashable, Sendable {
     public var ticksSent: Int
     /// Ticks held back or replaced because their reader was behind.
     public var eventsCoalesced: Int
-    /// Every figure by its wire name (`uptime_seconds` → `"42"`).
+    /// Bytes read from clients since start (`bytes_in`; 0 from a daemon that does not report it).
+    public var bytesIn: Int
+    /// Bytes the kernel took from the daemon since start (`bytes_out`).
+    public var bytesOut: Int
+    /// Error replies sent, by code (`error_NUMBER 1` → `["NUMBER": 1]`).
+    public var errorsByCode: [String: Int]
+    /// Per command (upper-case name), for the commands called at least once.
+    public var commands: [String: CommandStats]
+    /// The sections, in the order sent (`server`, `clients`, …).
+    public var sections: [String]
+    /// Every figure by its wire name (`uptime_seconds` → `"42"`; a
+    /// per-command figure → `"calls=3 errors=0 …"`).
     public var all: [String: String]
+
+    /// One command's figures (a `command_<name>` line).
+    public struct CommandStats: Hashable, Sendable {
+        /// Requests naming the command, refused ones included.
+        public var calls: Int
+        /// Of those, answered with an error.
+        public var errors: Int
+        /// Microseconds spent in all of them together.
+        public var usec: Int
+        public var usecPerCall: Double
+        /// The median latency and the 99th percentile, in µs (the upper
+        /// bound of the daemon's histogram bucket: at most 19 % high).
+        public var p50Usec: Double
+        public var p99Usec: Double
+    }
 
     init(_ lines: [ReplyFields]) throws {
         var all: [String: String] = [:]
+        var sections: [String] = []
+        var commands: [String: CommandStats] = [:]
+        var errorsByCode: [String: Int] = [:]
         for line in lines {
-            all[try line.word(at: 0)] = try line.word(at: 1)
+            let name = try line.word(at: 0)
+            if name == "#" {
+                sections.append(try line.word(at: 1))
+                continue
+            }
+            // The value is the rest of the line: one word, or key=value tokens.
+            let rest = line.line.drop { $0 != " " }.dropFirst()
+            all[name] = String(rest)
+            if name.hasPrefix("command_") {
+                commands[String(name.dropFirst("command_".count)).uppercased()] = CommandStats(
+                    calls: try line.int("calls"), errors: try line.int("errors"), usec: try line.int("usec"),
+                    usecPerCall: try line.double("usec_per_call"), p50Usec: try line.double("p50_usec"),
+                    p99Usec: try line.double("p99_usec"))
+            } else if name.hasPrefix("error_"), let count = Int(rest) {
+                errorsByCode[String(name.dropFirst("error_".count))] = count
+            }
         }
         self.all = all
+        self.sections = sections
+        self.commands = commands
+        self.errorsByCode = errorsByCode
+        bytesIn = all["bytes_in"].flatMap { Int($0) } ?? 0
+        bytesOut = all["bytes_out"].flatMap { Int($0) } ?? 0
         func figure(_ name: String) throws -> Int {
             guard let text = all[name], let value = Int(text) else {
                 throw LecternError.malformedReply("STATS has no whole number \(name)")

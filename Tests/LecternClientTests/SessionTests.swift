@@ -56,6 +56,26 @@ import Testing
         #expect(stats.all["version"] == stats.version)
     }
 
+    /// STATS's sections, per-command figures and errors by code, typed
+    /// (a daemon of before issue 18 sends none of them).
+    @Test func statsHaveSectionsCommandsAndErrors() async throws {
+        let daemon = try LiveDaemon()
+        let lectern = try await daemon.connect()
+        try await lectern.put("a", text: "One.")
+        for _ in 0..<3 { try await lectern.ping() }
+        await #expect(throws: LecternError.self) { _ = try await lectern.caret("nothing", at: 0) }
+        let stats = try await lectern.stats()
+        #expect(stats.sections == ["server", "clients", "commands", "errors", "memory", "store", "documents", "views", "watchers", "streams", "fanout"])
+        let ping = try #require(stats.commands["PING"])
+        #expect(ping.calls == 3)
+        #expect(ping.errors == 0)
+        #expect(ping.p50Usec > 0 && ping.p50Usec <= ping.p99Usec)
+        #expect(stats.commands["PUT"]?.calls == 1)
+        #expect(stats.commands["CARET"]?.errors == 1)
+        #expect(stats.errorsByCode == ["NODOC": 1])
+        #expect(stats.bytesIn > 0 && stats.bytesOut > 0)
+    }
+
     @Test func quitClosesForGood() async throws {
         let daemon = try LiveDaemon()
         let lectern = try await daemon.connect(reconnect: ReconnectPolicy())

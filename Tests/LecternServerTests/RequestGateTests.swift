@@ -127,7 +127,7 @@ import LecternServerHarness
     /// `ERR ARGS` moved), and no command is left out of this list.
     @Test func arityReadFromTheSyntaxIsTheOneStatedBefore() {
         let stated: [String: (Int, Int?)] = [
-            "HELLO": (0, 6), "PING": (0, 1), "HELP": (0, 1), "QUIT": (0, 0), "STATS": (0, 0), "AUTH": (1, 1),
+            "HELLO": (0, 6), "PING": (0, 1), "HELP": (0, 1), "QUIT": (0, 0), "STATS": (0, 1), "AUTH": (1, 1),
             "PUT": (1, 2), "GET": (1, 1), "DEL": (1, 1), "LIST": (0, 1), "SENTENCES": (1, 3),
             "VIEW": (1, 1), "LINES": (1, 1), "TAP": (3, 3), "RECTS": (2, 2), "CARET": (2, 2),
             "ATTACH": (4, 5), "DETACH": (2, 2), "RENDER": (1, 1),

@@ -44,4 +44,26 @@ import LecternServer
         }
         #expect(help.contains("default 7878"))
     }
+
+    /// `--metrics-port` is off unless given; its host is loopback unless
+    /// `--metrics-host` says otherwise; both come from the environment too.
+    @Test func metricsPortIsOffByDefaultAndLoopback() throws {
+        let defaults = try #require(try run([]))
+        #expect(defaults.metricsPort == nil)
+        #expect(defaults.metricsHost == "127.0.0.1")
+        let flagged = try #require(try run(["--metrics-port", "9478"]))
+        #expect(flagged.metricsPort == 9478)
+        #expect(flagged.metricsHost == "127.0.0.1")
+        let fromEnvironment = try #require(try run(["--metrics-host=::1"], ["LECTERN_METRICS_PORT": "0"]))
+        #expect(fromEnvironment.metricsPort == 0)
+        #expect(fromEnvironment.metricsHost == "::1")
+        #expect(throws: ServerConfiguration.UsageError(description: "--metrics-port must be a whole number from 0 to 65535, not '70000'")) {
+            try run(["--metrics-port", "70000"])
+        }
+        #expect(throws: ServerConfiguration.UsageError(description: "--metrics-host needs an address")) { try run(["--metrics-host="]) }
+        let help = ServerConfiguration.helpText()
+        #expect(help.contains("--metrics-port PORT"))
+        #expect(help.contains("default off, env LECTERN_METRICS_PORT"))
+        #expect(help.contains("default 127.0.0.1, env LECTERN_METRICS_HOST"))
+    }
 }

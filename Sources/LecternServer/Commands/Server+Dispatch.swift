@@ -1,5 +1,6 @@
 // Server+Dispatch.swift: the request path, from a decoded request to its handler.
 
+import CUV
 import LecternProtocol
 
 extension Server {
@@ -31,15 +32,26 @@ extension Server {
     /// See ``Command``.
     private func dispatch<Incoming: IncomingRequest>(_ request: Incoming, on connection: Connection, counted: Bool) {
         if counted { statistics.commandsProcessed += 1 }
+        // Timed for STATS's per-command figures (``recordRequest(_:from:to:_:on:isRetry:)``):
+        // from the end of the request before it in the same burst, else now.
+        let started = statistics.burstClock != 0 ? statistics.burstClock : uv_hrtime()
+        var command = -1
+        var end = RequestEnd.answered
         do {
             let index = try commands.index(for: request)
+            command = index
             try commands.admit(request, to: index, isAuthenticated: connection.session.isAuthenticated)
             switch try commands.perform(index, request, on: connection, server: self) {
             case .reply(let reply): connection.reply(reply, tag: request.replyTag)
-            case .deferred, .sent: break
+            case .sent: break
+            case .deferred: end = .deferred
             }
         } catch {
             connection.reply(ProtocolError(reporting: error), tag: request.replyTag)
+            end = .failed
         }
+        let ended = uv_hrtime()
+        statistics.burstClock = ended
+        if command >= 0 { recordRequest(command, from: started, to: ended, end, on: connection, isRetry: !counted) }
     }
 }

@@ -133,11 +133,33 @@ extension Server {
                 return .reply(Reply("BYE"))
             }),
         Command(
-            name: "STATS", syntax: "",
-            summary: "Reports the daemon's figures: connections, documents, commands per second, memory, output buffers.",
-            details: ["STATS       -> one '* name value' line per figure, then OK STATS"],
+            name: "STATS", syntax: "[section] [format=prometheus]",
+            summary: "Reports the daemon's figures by section, as Redis INFO: commands, latency, errors, memory, store; or for Prometheus.",
+            details: [
+                "STATS                    -> per section a '* # section' line and one '* name value' line per figure, then OK STATS",
+                "STATS commands           -> that section only; sections: " + StatisticsReport.sectionNames.joined(separator: ", "),
+                "STATS format=prometheus  -> the same figures in Prometheus text format, one data line per line (also GET /metrics with --metrics-port)",
+                "Per command (once called): command_<name> calls=… errors=… usec=… usec_per_call=… p50_usec=… p99_usec=…",
+                "Errors by code: error_<CODE> <count>; requests per second: commands_per_second (last whole second), commands_per_second_10s, commands_per_second_60s",
+            ],
             handler: { context in
-                return .reply(context.server.statisticsReply())
+                let server = context.server
+                var section: String?
+                if let name = context.arguments.first {
+                    guard StatisticsReport.sectionNames.contains(name.lowercased()) || name.lowercased() == "all" else {
+                        throw ProtocolError(.arguments, "no STATS section '\(name)'; sections: \(StatisticsReport.sectionNames.joined(separator: ", ")) (or all)")
+                    }
+                    section = name.lowercased() == "all" ? nil : name.lowercased()
+                }
+                // TODO(strict options): declare format= in the command's option table.
+                var prometheus = false
+                if let format = context.request.value(for: "format") {
+                    guard format.lowercased() == "prometheus" else {
+                        throw ProtocolError(.arguments, "STATS format must be prometheus (or left out for name value lines), not '\(format)'")
+                    }
+                    prometheus = true
+                }
+                return server.statisticsOutcome(section: section, prometheus: prometheus, context)
             }),
     ]
 

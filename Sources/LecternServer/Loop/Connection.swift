@@ -58,6 +58,10 @@ final class Connection {
     /// A command's reply is being computed off the loop thread; later
     /// requests wait (replies keep request order) and reading pauses.
     private(set) var isAwaitingReply = false
+    /// The command (table index) and start (`uv_hrtime`) of the request
+    /// whose reply is awaited, for STATS: it is counted, with its whole
+    /// time, when the reply goes out.
+    var deferredRequest: (command: Int, started: UInt64)?
     /// How the request being answered was framed: its reply is framed the same way.
     private(set) var replyFraming = Request.Framing.line
     /// The writer of the reply being made: the line protocol, or RESP of
@@ -165,6 +169,7 @@ final class Connection {
         }
         // count == 0 is "nothing now" (EAGAIN), not the end of the stream.
         guard count > 0, let base = buffer?.pointee.base, !closesAfterOutput else { return }
+        server.statistics.bytesReceived &+= count
         decoder.append(UnsafeRawBufferPointer(start: base, count: count))
         processBufferedRequests()
     }
@@ -182,6 +187,7 @@ final class Connection {
         // The loop's time, cached by libuv for the whole callback.
         let (now, turn) = (uv_now(server.loop), server.turn)
         let (requestBudget, outputBudget) = (server.configuration.requestsPerTurn, server.configuration.outputBytesPerTurn)
+        server.statistics.startBurst()
         if budgetTurn != turn {
             budgetTurn = turn
             requestsThisTurn = 0
@@ -273,6 +279,7 @@ final class Connection {
         guard isAwaitingReply else { return }
         isAwaitingReply = false
         guard !isClosing else { return }
+        server.statistics.startBurst()
         server.dispatch(request, on: self, isRetry: true)
         resumeAfterDeferral()
     }
@@ -280,6 +287,7 @@ final class Connection {
     /// Delivers a deferred reply and resumes the requests that waited for it.
     func completeDeferredReply(_ result: Result<Reply, ProtocolError>, tag: String?) {
         guard isAwaitingReply else { return }
+        server.finishDeferredRequest(on: self, failed: result.isFailure)
         isAwaitingReply = false
         guard !isClosing else { return }
         switch result {
@@ -325,6 +333,7 @@ final class Connection {
     /// ``completeDeferredReply(_:tag:)`` for a reply already encoded.
     func completeDeferredReply(encoded result: Result<[UInt8], ProtocolError>, tag: String?) {
         guard isAwaitingReply else { return }
+        server.finishDeferredRequest(on: self, failed: result.isFailure)
         isAwaitingReply = false
         guard !isClosing else { return }
         switch consume result {
@@ -380,6 +389,7 @@ final class Connection {
     private func encode(event: EventLine) {
         // Counted for the turn budget of whichever request caused it.
         server.eventBytesQueued &+= event.line.count
+        server.statistics.eventsSent &+= 1
         eventWriter.event(event, into: &output)
     }
 
@@ -428,6 +438,7 @@ final class Connection {
     }
 
     func reply(_ error: ProtocolError, tag: String?) {
+        server.statistics.countError(error.code)
         replyWriter.error(error, tag: tag, into: &output)
         outputDidGrow()
     }
@@ -473,6 +484,7 @@ final class Connection {
                     return
                 }
                 written = max(written, 0)
+                server.statistics.bytesSent &+= written
             }
             if written == output.count {
                 output.removeAll(keepingCapacity: output.capacity <= 64 * 1024)
@@ -518,6 +530,7 @@ final class Connection {
 
     private func didWrite(count: Int, status: Int32) {
         bytesInFlight -= count
+        if status == 0 { server.statistics.bytesSent &+= count }
         guard !isClosing else { return }
         if status != 0 {
             close(reason: "write error \(LoopHandle.errorName(status))")

@@ -71,8 +71,14 @@ public final class Server {
     let access: AccessControl
     /// The store, written before changes are acknowledged.
     private(set) var persistence: DocumentPersistence!
-    /// Counters for STATS.
-    var statistics = ServerStatistics()
+    /// Counters for STATS. Counted on every request, so without the
+    /// run-time exclusivity check (a thread-local look-up per access), which
+    /// is safe because every access is on the loop thread and each modifying
+    /// one is a single increment or a call that touches only the counters
+    /// (``ServerStatistics`` calls out to nothing).
+    @exclusivity(unchecked) var statistics: ServerStatistics
+    /// The `--metrics-port` HTTP endpoint, when asked for.
+    private(set) var metrics: MetricsServer?
     /// All typewriter streams, on one timer.
     private(set) var typewriters: TypewriterScheduler!
     /// Who watches, selects in and types which document.
@@ -93,6 +99,7 @@ public final class Server {
         self.configuration = configuration
         self.access = try AccessControl(configuration: configuration, environment: environment)
         self.commands = CommandTable(Server.allCommands)
+        self.statistics = ServerStatistics(commandCount: commands.commands.count)
         self.layouts = try LayoutService()
         readBufferMemory = .allocate(capacity: Server.readBufferSize)
         loop = .allocate(capacity: 1)
@@ -118,6 +125,9 @@ public final class Server {
             boundAddress = tcp.address
             if let path = configuration.unixSocketPath {
                 listeners.append(try Listener(kind: .unix(path: path), host: "", port: 0, server: self))
+            }
+            if let port = configuration.metricsPort {
+                metrics = try MetricsServer(host: configuration.metricsHost, port: port, server: self)
             }
         } catch {
             // Give back what init made so nothing leaks on a failed start.
@@ -223,6 +233,7 @@ public final class Server {
         for listener in listeners {
             Log.lifecycle("listening", ["addr": listener.address, "pid": getpid(), "auth": access.isRequired ? "token" : "none"])
         }
+        if let metrics { Log.lifecycle("metrics_listening", ["addr": metrics.address, "path": "/metrics"]) }
         if !access.isRequired && !SocketAddress.isLoopback(host: configuration.host) {
             Log.warning("UNPROTECTED", [
                 "message": "listening on \(configuration.host), reachable from other machines, WITHOUT a token: anyone who can connect can read and change every document. Set --auth-token-file or LECTERN_AUTH_TOKEN, or bind 127.0.0.1",
@@ -274,6 +285,8 @@ public final class Server {
     }
 
     private func closeAllHandles() {
+        // First: its HTTP thread stops before the loop's handles go.
+        metrics?.close()
         for listener in listeners { listener.close() }
         listeners.removeAll()
         for handle in signalHandles { LoopHandle.close(handle) }

@@ -57,6 +57,12 @@ public struct ServerConfiguration: Equatable, Sendable {
     public var outputBytesPerTurn = 64 << 10
     /// Log level: debug, info, warn or error.
     public var logLevel = Log.Level.info
+    /// Serve the STATS figures in Prometheus text format at
+    /// `http://<metricsHost>:<port>/metrics`; nil: no metrics endpoint.
+    /// 0 picks a free port (the `metrics_listening` log line says which).
+    public var metricsPort: Int?
+    /// Address of the metrics endpoint. Loopback by default, like ``host``.
+    public var metricsHost = "127.0.0.1"
 
     public init() {}
 
@@ -177,6 +183,21 @@ public struct ServerConfiguration: Equatable, Sendable {
             flag: "--turn-output-bytes", environment: "LECTERN_TURN_OUTPUT_BYTES", valueName: "BYTES",
             help: "reply bytes a connection makes per loop turn before others get theirs",
             \.outputBytesPerTurn, in: 1...(1 << 40)),
+        Option(
+            flag: "--metrics-port", environment: "LECTERN_METRICS_PORT", valueName: "PORT",
+            help: "serve the STATS figures for Prometheus at GET /metrics on this port (0 picks one)",
+            defaultValue: { $0.metricsPort.map(String.init) ?? "off" },
+            apply: { config, value in
+                config.metricsPort = try ServerConfiguration.integer(value, flag: "--metrics-port", in: 0...65535)
+            }),
+        Option(
+            flag: "--metrics-host", environment: "LECTERN_METRICS_HOST", valueName: "ADDRESS",
+            help: "IPv4 or IPv6 address of the metrics endpoint",
+            defaultValue: { $0.metricsHost },
+            apply: { config, value in
+                guard !value.isEmpty else { throw UsageError(description: "--metrics-host needs an address") }
+                config.metricsHost = value
+            }),
         Option(
             flag: "--log-level", environment: "LECTERN_LOG_LEVEL", valueName: "LEVEL",
             help: "debug, info, warn or error",

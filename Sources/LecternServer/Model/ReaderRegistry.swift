@@ -112,6 +112,17 @@ final class ReaderRegistry {
     /// Streams running on all connections.
     var streamCount: Int { streamsByID.count }
 
+    /// Watches of all documents together (STATS `watches`).
+    var watchCount: Int { watchTotal }
+
+    /// Connections watching at least one document (STATS `watching_connections`).
+    /// - Complexity: O(readers).
+    var watchingConnectionCount: Int {
+        var count = 0
+        for reader in readers.values where reader.watchCount > 0 { count += 1 }
+        return count
+    }
+
     /// Streams running on `connection`.
     func streamCount(of connection: Connection) -> Int { readers[connection.id]?.streamCount ?? 0 }
 
