@@ -189,7 +189,7 @@ import LecternServerHarness
     @Test func aBarePutSaysItNeedsTheIdAndTheText() throws {
         let daemon = try Daemon()
         let client = try daemon.connect()
-        let usage = "usage: PUT <id> (\"text\" | {bytes} | <<WORD) [lang=<code>] [mode=reader|uax29]"
+        let usage = "usage: PUT <id> [lang=<code>] [mode=reader|uax29] (\"text\" | {bytes} | <<WORD)"
         #expect(try client.request("PUT") == ["ERR ARGS PUT needs 2 arguments, or 1 argument before a {bytes} literal or <<WORD heredoc; \(usage)"])
         #expect(try client.request("PUT d") == ["ERR ARGS PUT needs the text: quoted, a {bytes} literal or a <<WORD heredoc"])
         #expect(try client.request("PUT d \"One.\"").last?.hasPrefix("OK PUT id=d ") == true)

@@ -19,10 +19,15 @@ struct NumberRule: Sendable {
     /// `points`, `ms`, `graphemes per second`; empty for a plain factor.
     let unit: String
 
-    init(_ range: ClosedRange<Double>, above: Bool = false, unit: String) {
+    /// How sentences write the lower bound when two decimals would not
+    /// say it (`1/60`); nil: as the wire writes numbers.
+    let lowerBoundText: String?
+
+    init(_ range: ClosedRange<Double>, above: Bool = false, unit: String, lowerBoundText: String? = nil) {
         self.range = range
         self.excludesLowerBound = above
         self.unit = unit
+        self.lowerBoundText = lowerBoundText
     }
 
     /// The smallest magnitude a nonzero number may have: what two decimals
@@ -40,18 +45,16 @@ struct NumberRule: Sendable {
     /// error sentences (numbers as the wire writes them).
     var bounds: String {
         let upper = "\(WireNumber.text(range.upperBound))\(unit.isEmpty ? "" : " " + unit)"
-        return excludesLowerBound
-            ? "above \(WireNumber.text(range.lowerBound)) and at most \(upper)"
-            : "from \(WireNumber.text(range.lowerBound)) to \(upper)"
+        let lower = lowerBoundText ?? WireNumber.text(range.lowerBound)
+        return excludesLowerBound ? "above \(lower) and at most \(upper)" : "from \(lower) to \(upper)"
     }
 
     /// `0 to 10,000 points`, `above 0, at most 100,000 points`, for HELP
     /// and PROTOCOL.md.
     var documented: String {
         let upper = "\(Self.grouped(range.upperBound))\(unit.isEmpty ? "" : " " + unit)"
-        return excludesLowerBound
-            ? "above \(Self.grouped(range.lowerBound)), at most \(upper)"
-            : "\(Self.grouped(range.lowerBound)) to \(upper)"
+        let lower = lowerBoundText ?? Self.grouped(range.lowerBound)
+        return excludesLowerBound ? "above \(lower), at most \(upper)" : "\(lower) to \(upper)"
     }
 
     /// `text` read as a number this rule takes, or `ERR NUMBER` naming
@@ -80,7 +83,6 @@ struct NumberRule: Sendable {
     /// A number with thousands grouped by commas (`100,000`, `0.02`, `-10,000`).
     static func grouped(_ value: Double) -> String {
         if value.magnitude < 1000 || value != value.rounded() {
-            // Fractions (1/60 is written 0.02) are never this large here.
             return WireNumber.text(value)
         }
         var digits = Array(WireNumber.text(value.magnitude))
@@ -252,9 +254,9 @@ extension Option where Value == String {
     }
 
     /// A document id the command needs.
-    static func documentID(_ key: String, required meaning: String) -> Option {
+    static func documentID(_ key: String, placeholder: String = "<id>", required meaning: String) -> Option {
         Option(
-            spec: OptionSpec(key: key, placeholder: "<id>", values: "a document id", defaultText: nil,
+            spec: OptionSpec(key: key, placeholder: placeholder, values: "a document id", defaultText: nil,
                              meaning: meaning, isRequired: true, alternatives: []),
             fallback: nil, parse: { try Wire.documentID($0) })
     }

@@ -29,7 +29,7 @@ enum SessionOptions {
 /// PUT's options.
 enum DocumentOptions {
     static let language = Option<Language?>.language("lang", "the language whose reader rules apply (default: detected from the script)")
-    static let mode = Option<String>.choice("mode", SentenceMode.allCases.map(\.rawValue), default: SentenceMode.reader.rawValue, "reader rules, or exactly Unicode's UAX #29")
+    static let mode = Option<String>.choice("mode", [SentenceMode.reader.rawValue, SentenceMode.uax29.rawValue], default: SentenceMode.reader.rawValue, "reader rules, or exactly Unicode's UAX #29")
 }
 
 /// VIEW's options: a ``LayoutSpec``.
@@ -98,13 +98,13 @@ enum AttachOptions {
 
 /// COPY's and MOVE's options.
 enum TransferOptions {
-    static let target = Option<String>.documentID("to", required: "the document the sentences go to (created if missing)")
+    static let target = Option<String>.documentID("to", placeholder: "<other>", required: "the document the sentences go to (created if missing)")
 }
 
 /// TYPE's and SPEED's options.
 enum TypewriterOptions {
     static let intervalRule = NumberRule(1...60_000, unit: "ms")
-    static let cpsRule = NumberRule((1.0 / 60)...1000, unit: "graphemes per second")
+    static let cpsRule = NumberRule((1.0 / 60)...1000, unit: "graphemes per second", lowerBoundText: "1/60")
     static let pauseRule = NumberRule(0...60_000, unit: "ms")
     /// TYPE's pace.
     static let interval = Option<Double>.number("interval", intervalRule, default: 75, "the time between graphemes").or("cps")
