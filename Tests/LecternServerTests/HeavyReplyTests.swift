@@ -243,7 +243,7 @@ import Glibc
         let list = try client.request("LIST")
         #expect(list.status == "OK LIST 300")
         let sorted = ids.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-        #expect(list.lines.dropLast() == sorted.map { "* id=\($0) revision=1 bytes=9 length=9 sentences=2 paragraphs=1 lang=en mode=reader attachments=0" }[...])
+        #expect(list.lines.dropLast() == sorted.map { "* id=\($0) revision=1 bytes=9 length=9 sentences=2 paragraphs=1 lang=en rules=en mode=reader attachments=0" }[...])
         #expect(try Self.backgroundReplies(client) - before == 1)
         // With a prefix: the 111 ids starting with d1, also read off the loop
         // (which ids match is found there too).
