@@ -144,9 +144,10 @@ extension TypedCommand {
     }
 }
 
-/// One command: name, arity, syntax, summary and handler, in one place.
+/// One command: name, arity, syntax, options, summary and handler, in one place.
 ///
-/// Dispatch, argument-count errors, `HELP`, `HELP name` and the check that
+/// Dispatch, argument-count and option errors, `HELP`, `HELP name`,
+/// PROTOCOL.md's options table (``CommandReference``) and the check that
 /// protocol/PROTOCOL.md documents every command are all driven by this, as
 /// Redis drives everything from its command table.
 ///
@@ -156,7 +157,8 @@ extension TypedCommand {
 /// up (``CommandTable/index(for:)``, `UNKNOWN`) → ``CommandTable/admit(_:to:isAuthenticated:)``:
 /// `NOAUTH` unless the connection has authenticated or the command is
 /// ``allowedBeforeAuth``, then the payload and the positional count checked
-/// against the arity (`ARGS`) → the arguments read and the handler run
+/// against the arity (`ARGS`), then the option keys against ``options``
+/// (`ARGS`: unknown, repeated, missing) → the arguments read and the handler run
 /// (``CommandTable/perform(_:_:on:server:)``) → the reply; STATS counts the request
 /// there, once. A handler
 /// of positional strings gets them as a ``CommandContext``; a
