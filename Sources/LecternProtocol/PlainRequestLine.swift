@@ -83,9 +83,10 @@ public struct PlainRequestLine: Equatable, Sendable {
 
     /// Splits `line`, or returns nil if it is not plain: a byte outside
     /// printable ASCII other than space and tab, a `"` or `\`, more than
-    /// ``maximumTokens`` tokens, a last token that announces a payload
-    /// (`{N}`, `<<WORD`), a key=value command or a tag without a command.
-    /// Blank lines are not plain either.
+    /// ``maximumTokens`` tokens, a token that starts with `{` or `<` (which
+    /// may announce a payload, `{N}` or `<<WORD`, wherever it stands: the
+    /// decoder reads or refuses it), a key=value command or a tag without
+    /// a command. Blank lines are not plain either.
     public init?(_ line: ArraySlice<UInt8>) {
         guard let shape = Self.shape(of: line) else { return nil }
         self.init(line, shape: shape)
@@ -110,11 +111,6 @@ public struct PlainRequestLine: Equatable, Sendable {
         let hasTag = line[line.startIndex + Int(tokens[0].start)] == UInt8(ascii: "@") && tokens[0].equals == Token.none
         let commandIndex = hasTag ? 1 : 0
         guard commandIndex < count, tokens[commandIndex].equals == Token.none else { return nil }
-        let last = tokens[count - 1]
-        if last.equals == Token.none {
-            let first = line[line.startIndex + Int(last.start)]
-            if first == UInt8(ascii: "{") || first == UInt8(ascii: "<") { return nil }
-        }
         var positionalCount = 0
         for i in (commandIndex + 1)..<count where tokens[i].equals == Token.none { positionalCount += 1 }
         return Shape(tokens: tokens, tokenCount: count, hasTag: hasTag, positionalCount: positionalCount)
@@ -162,7 +158,8 @@ public struct PlainRequestLine: Equatable, Sendable {
                 index += 1
                 continue
             }
-            guard tokenCount < Self.maximumTokens else { return nil }
+            // A token that may announce a payload is the decoder's to read.
+            guard tokenCount < Self.maximumTokens, kind != .payloadMark else { return nil }
             let start = index
             var equals = -1
             while true {
@@ -197,6 +194,9 @@ public struct PlainRequestLine: Equatable, Sendable {
         /// A byte of a plain token.
         case word
         case equals
+        /// `{` and `<`: a plain byte inside a token; a token that starts
+        /// with one rules the line out (it may announce a payload).
+        case payloadMark
         /// Anything that rules the line out: controls, DEL, non-ASCII, `"` and `\`.
         case other
     }
@@ -206,6 +206,7 @@ public struct PlainRequestLine: Equatable, Sendable {
         case 0x20, 0x09: return .separator
         case Int(UInt8(ascii: "=")): return .equals
         case Int(UInt8(ascii: "\"")), Int(UInt8(ascii: "\\")): return .other
+        case Int(UInt8(ascii: "{")), Int(UInt8(ascii: "<")): return .payloadMark
         case 0x21..<0x7F: return .word
         default: return .other
         }
@@ -288,6 +289,16 @@ public struct PlainRequestLine: Equatable, Sendable {
     public func value(for key: StaticString) -> ArraySlice<UInt8>? {
         bytes.withUnsafeBufferPointer { buffer in arguments.valueRange(for: key, in: buffer) }
             .map { bytes[(bytes.startIndex + $0.lowerBound)..<(bytes.startIndex + $0.upperBound)] }
+    }
+
+    /// Calls `body` with the key of each `key=value` argument, in order,
+    /// as the line's own bytes (valid only inside the call).
+    public func forEachKey(_ body: (UnsafeBufferPointer<UInt8>) throws -> Void) rethrows {
+        try bytes.withUnsafeBufferPointer { buffer in
+            for i in argumentTokens where tokens[i].equals != Token.none {
+                try body(UnsafeBufferPointer(rebasing: buffer[Int(tokens[i].start)..<Int(tokens[i].equals)]))
+            }
+        }
     }
 
     /// Runs `body` with the arguments read in place: what ``Arguments``

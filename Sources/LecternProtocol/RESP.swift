@@ -161,7 +161,7 @@ public enum RESP {
             var offset = 0
             for byte in element {
                 switch kinds[Int(byte)] {
-                case .word: break
+                case .word, .payloadMark: break
                 case .equals: if equals < 0 { equals = offset }
                 case .separator, .other: return false
                 }

@@ -14,6 +14,13 @@
 ///   up to a line that is exactly `WORD`, are the text, joined with LF
 ///   (what people type in netcat).
 ///
+/// The payload token must be the line's last (options go before it): a
+/// `{N}` or `<<WORD` anywhere else, or a literal written with blanks
+/// inside its braces (`{ 5}`), is answered `ERR ARGS` at its line, and
+/// the payload it announces is consumed all the same (N bytes skipped, or
+/// the heredoc's lines dropped up to `WORD`), so that none of it is ever
+/// read as a request (see ``PayloadMarker``).
+///
 /// A payload larger than the limit is not buffered: a literal gets its
 /// `ERR PAYLOAD` as soon as its length is read and its bytes are then
 /// skipped as they arrive; a heredoc's lines are skipped up to its
@@ -130,6 +137,9 @@ public struct RequestDecoder: Sendable {
         /// Reading ``pendingRequest``'s heredoc into ``heredocText``.
         case heredoc(terminator: [UInt8], isFirstLine: Bool)
         case skippingHeredoc(tag: String?, terminator: [UInt8])
+        /// Dropping the lines of a heredoc whose request was refused at its
+        /// line (``misplacedPayload(_:of:)``), up to its terminator.
+        case discardingHeredoc(terminator: [UInt8])
     }
 
     public init(maximumLineLength: Int, maximumPayloadLength: Int, limits: Limits = .full) {
@@ -327,6 +337,11 @@ public struct RequestDecoder: Sendable {
                         tag: tag, closesConnection: false)
                 }
                 if case .failure(let item) = line { return item }
+
+            case .discardingHeredoc(let terminator):
+                guard let line = nextLine() else { return nil }
+                if case .line(let bytes) = line, bytes.elementsEqual(terminator) { state = .line }
+                if case .failure(let item) = line { return item }
             }
         }
         return nil
@@ -401,10 +416,12 @@ public struct RequestDecoder: Sendable {
         } catch {
             return nil
         }
-        guard let last = request.arguments.last, last.key == nil, !last.quoted else {
-            return .request(request)
+        guard let marker = PayloadMarker.first(in: request.arguments) else { return .request(request) }
+        guard marker.isWellFormed, marker.tokens.upperBound == request.arguments.count else {
+            return misplacedPayload(marker, of: request)
         }
-        if let count = Self.literalLength(last.value) {
+        let last = request.arguments[marker.tokens.lowerBound]
+        if case .literal(let count) = marker.kind {
             request.arguments.removeLast()
             guard let count else {
                 failed = true
@@ -421,15 +438,45 @@ public struct RequestDecoder: Sendable {
             state = .literal(count: count)
             return nil
         }
-        if last.value.hasPrefix("<<"), last.value.count > 2 {
+        if case .heredoc(let terminator) = marker.kind {
             if isUnauthenticated { return unauthenticatedPayload(tag: request.tag) }
             request.arguments.removeLast()
             pendingRequest = request
             heredocText = []
-            state = .heredoc(terminator: Array(last.value.utf8.dropFirst(2)), isFirstLine: true)
+            state = .heredoc(terminator: terminator, isFirstLine: true)
             return nil
         }
         return .request(request)
+    }
+
+    /// A payload token that is not the line's last (`PUT d {5} lang=ko`)
+    /// or a literal written with blanks inside its braces (`{ 5}`): `ERR
+    /// ARGS`, and the payload it announces is consumed all the same (the
+    /// literal's bytes skipped as they arrive, the heredoc's lines up to
+    /// its terminator dropped), so that none of it runs as a request.
+    private mutating func misplacedPayload(_ marker: PayloadMarker, of request: Request) -> Item {
+        if isUnauthenticated { return unauthenticatedPayload(tag: request.tag) }
+        let message: String
+        switch marker.kind {
+        case .literal(let count?):
+            let what = marker.isWellFormed
+                ? "a {\(count)} literal must be the last token of its line, after the options (\(request.command) <arguments> [key=value…] {\(count)})"
+                : "a literal is written {\(count)}, with no blanks inside the braces"
+            message = "\(what); its \(count) bytes are skipped"
+            state = .skippingLiteral(remaining: count)
+        case .literal(nil):
+            // Only a last token can be a literal of no number (see PayloadMarker).
+            failed = true
+            return .failure(
+                ProtocolError(.payloadTooLarge, "literal length is not a number of bytes; closing"),
+                tag: request.tag, closesConnection: true)
+        case .heredoc(let terminator):
+            let word = String(decoding: terminator, as: UTF8.self)
+            message = "a <<\(word) heredoc must be the last token of its line, after the options (\(request.command) <arguments> [key=value…] <<\(word)); its lines up to \(word) are skipped"
+            heredocText = []
+            state = .discardingHeredoc(terminator: terminator)
+        }
+        return .failure(ProtocolError(.arguments, message), tag: request.tag, closesConnection: false)
     }
 
     /// A literal or heredoc before AUTH: refused at its line, before its
@@ -451,17 +498,78 @@ public struct RequestDecoder: Sendable {
         return .failure(protocolError, tag: nil, closesConnection: true)
     }
 
-    /// `{N}` → N; `{garbage}` → .some(nil); anything else → nil.
-    private static func literalLength(_ token: String) -> Int?? {
-        guard token.hasPrefix("{"), token.hasSuffix("}"), token.count >= 2 else { return nil }
-        let digits = token.dropFirst().dropLast()
-        guard !digits.isEmpty, digits.count <= 15, digits.allSatisfy({ $0.isASCII && $0.isNumber }),
-            let value = Int(digits)
-        else { return .some(nil) }
-        return .some(value)
-    }
 
     private static func payloadTooLarge(_ count: Int, limit: Int) -> ProtocolError {
         ProtocolError(.payloadTooLarge, "literal of \(count) bytes is over the \(limit)-byte payload limit (--max-payload-bytes); its bytes will be skipped")
+    }
+}
+
+/// A token of a request line that announces a payload (protocol/PROTOCOL.md,
+/// "Payloads"): a bare, unquoted `{N}` (one to 15 digits) or `<<WORD`
+/// anywhere on the line, a literal written with blanks inside its braces
+/// (`{ 5}`, `{5 }`, `{ 5 }`: two or three tokens), or, as the last token
+/// only, `{…}` of no number (a garbled length, which cannot be skipped).
+///
+/// Only a well-formed marker that is the line's last token is a payload
+/// the request carries; any other is refused, its payload consumed (see
+/// ``RequestDecoder``). A quoted `"{5}"` or `key={5}` is never a marker.
+struct PayloadMarker {
+    enum Kind {
+        /// `{N}`: N bytes follow; nil for a length that is not a number.
+        case literal(Int?)
+        /// `<<WORD`: the lines up to `WORD` follow.
+        case heredoc(terminator: [UInt8])
+    }
+
+    let kind: Kind
+    /// The arguments it is written as (more than one for `{ 5}`).
+    let tokens: Range<Int>
+    /// Written `{N}` or `<<WORD` as one token (not `{ 5}`).
+    let isWellFormed: Bool
+
+    /// The first marker among `arguments`, if any.
+    ///
+    /// - Complexity: O(n) in the arguments' length.
+    static func first(in arguments: [Argument]) -> PayloadMarker? {
+        func bare(_ index: Int) -> String? {
+            guard index < arguments.count, arguments[index].key == nil, !arguments[index].quoted else { return nil }
+            return arguments[index].value
+        }
+        for index in arguments.indices {
+            guard let token = bare(index) else { continue }
+            let utf8 = token.utf8
+            guard let first = utf8.first, first == UInt8(ascii: "{") || first == UInt8(ascii: "<") else { continue }
+            if first == UInt8(ascii: "<") {
+                guard utf8.count > 2, utf8.dropFirst().first == UInt8(ascii: "<") else { continue }
+                return PayloadMarker(kind: .heredoc(terminator: Array(utf8.dropFirst(2))), tokens: index..<(index + 1), isWellFormed: true)
+            }
+            let isLast = index == arguments.count - 1
+            if utf8.count >= 2, utf8.last == UInt8(ascii: "}") {
+                if let count = digits(utf8.dropFirst().dropLast()) {
+                    return PayloadMarker(kind: .literal(count), tokens: index..<(index + 1), isWellFormed: true)
+                }
+                if isLast { return PayloadMarker(kind: .literal(nil), tokens: index..<(index + 1), isWellFormed: true) }
+                continue
+            }
+            // `{ 5}`, `{ 5 }`, `{5 }`: the digits and the closing brace in the next tokens.
+            let opened = utf8.dropFirst()
+            if opened.isEmpty, let next = bare(index + 1)?.utf8 {
+                if next.last == UInt8(ascii: "}"), let count = digits(next.dropLast()) {
+                    return PayloadMarker(kind: .literal(count), tokens: index..<(index + 2), isWellFormed: false)
+                }
+                if let count = digits(next), bare(index + 2) == "}" {
+                    return PayloadMarker(kind: .literal(count), tokens: index..<(index + 3), isWellFormed: false)
+                }
+            } else if let count = digits(opened), bare(index + 1) == "}" {
+                return PayloadMarker(kind: .literal(count), tokens: index..<(index + 2), isWellFormed: false)
+            }
+        }
+        return nil
+    }
+
+    /// The value of 1 to 15 ASCII digits; nil for anything else.
+    private static func digits<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> Int? {
+        guard !bytes.isEmpty, bytes.count <= 15 else { return nil }
+        return WireNumber.wholeNumber(bytes)
     }
 }

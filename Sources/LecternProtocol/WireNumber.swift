@@ -12,9 +12,12 @@
 ///   decimals, trailing zeros dropped (`180.5`, `17`, `-3.25`, `-0.5`);
 ///   negative zero and values that round to zero are `0`; NaN and the
 ///   infinities (which no argument lets in) are `0`. From 10^15 on, where
-///   hundredths no longer fit exactly, Swift's shortest spelling of the
-///   rounded value is written (`1e+300`, `1000000000000000.0`): far beyond
-///   any screen, so exactness matters more than looks.
+///   hundredths no longer fit exactly, the value is rounded to a whole
+///   number and written in plain digits, never with an exponent: the
+///   shortest digits that read back as the same double, padded with zeros
+///   (`1e23` is written `100000000000000000000000`, the largest double 309
+///   digits). Far beyond any screen; what matters there is that a client's
+///   number reader never meets a spelling the protocol does not have.
 ///
 /// Reading:
 /// - ``integer(_:)``: `[+-]digits`, any number of digits, nil on overflow
@@ -70,8 +73,8 @@ public enum WireNumber {
             return
         }
         guard abs(value) < 1e15 else {
-            // Rare (never from a screen): Swift's own shortest form.
-            sink.write(text: value.rounded().description)
+            // Rare (never from a screen): not on the fast path.
+            writeLarge(value, to: &sink)
             return
         }
         let hundredths = Int((value * 100).rounded())
@@ -83,6 +86,46 @@ public enum WireNumber {
         sink.write(byte: UInt8(ascii: "."))
         sink.write(byte: UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: fraction / 10))
         if fraction % 10 != 0 { sink.write(byte: UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: fraction % 10)) }
+    }
+
+    /// A finite value of at least 10^15 in magnitude, rounded to a whole
+    /// number, in plain digits: the shortest round-trip digits (Swift's
+    /// `description`, `1e+23`, `1.2345e+20`) with the exponent spelled out
+    /// as zeros.
+    ///
+    /// - Complexity: O(digits), at most 309.
+    @usableFromInline
+    static func writeLarge<Sink: ByteSink>(_ value: Double, to sink: inout Sink) {
+        let shortest = value.rounded().magnitude.description.utf8
+        var digits: [UInt8] = []
+        digits.reserveCapacity(24)
+        var wholeDigits = 0
+        var seenPoint = false
+        var exponent = 0
+        var negativeExponent = false
+        var inExponent = false
+        for byte in shortest {
+            switch byte {
+            case UInt8(ascii: "e"), UInt8(ascii: "E"): inExponent = true
+            case UInt8(ascii: "."): seenPoint = true
+            case UInt8(ascii: "-") where inExponent: negativeExponent = true
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                if inExponent {
+                    exponent = exponent * 10 + Int(byte - UInt8(ascii: "0"))
+                } else {
+                    digits.append(byte)
+                    if !seenPoint { wholeDigits += 1 }
+                }
+            default: break
+            }
+        }
+        // Where the decimal point falls in `digits`: what is after it of a
+        // whole number is zeros (Swift writes `1000000000000000.0`).
+        let point = wholeDigits + (negativeExponent ? -exponent : exponent)
+        if value < 0 { sink.write(byte: UInt8(ascii: "-")) }
+        for index in 0..<max(point, 1) {
+            sink.write(byte: index < digits.count ? digits[index] : UInt8(ascii: "0"))
+        }
     }
 
     /// `value` as a point value, as text (for replies built as Strings).

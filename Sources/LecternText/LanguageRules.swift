@@ -60,10 +60,14 @@ final class LanguageRules: Sendable {
         return Set(moses).union(["en", "ru", "de", "fr", "es", "ko", "ja", "zh"])
     }()
 
+    /// Whether the language of this primary subtag has rules of its own.
+    static func hasOwnRules(_ code: String) -> Bool { tailored.contains(code) }
+
     /// The rules for `language`, loading its prefix list on first use.
     /// Thread-safe.
     static func rules(for language: Language) -> LanguageRules {
-        let language = tailored.contains(language.code) ? language : .undetermined
+        // By primary subtag: pt-BR and pt-PT share pt's rules (and one cache entry).
+        let language = tailored.contains(language.code) ? Language(language.code) : .undetermined
         lock.lock()
         defer { lock.unlock() }
         if let cached = cache[language] { return cached }

@@ -54,6 +54,23 @@ import Testing
         return nil
     }
 
+    // MARK: Refused payloads
+
+    /// A literal before the options (`PUT d {N} lang=en`), refused at its
+    /// line: its 1 MiB is skipped as it arrives, in work linear in it,
+    /// never buffered, and the request after it runs.
+    @Test func aMisplacedLiteralIsSkippedInLinearWork() {
+        let count = 1 << 20
+        let input = Array("PUT d {\(count)} lang=en\n".utf8) + [UInt8](repeating: UInt8(ascii: "A"), count: count) + Array("\nPING\n".utf8)
+        for chunk in [65_536, 4093, 17] {
+            let run = decode(input, chunk: chunk)
+            expectLinear(run, inputBytes: input.count, "chunks of \(chunk)")
+            #expect(run.items.count == 2, "chunks of \(chunk)")
+            if case .request(let ping)? = run.items.last { #expect(ping.command == "PING") } else { Issue.record("no PING after the skipped literal") }
+            #expect(run.largestBuffer <= 65_536 + 64, "chunks of \(chunk): buffered \(run.largestBuffer)")
+        }
+    }
+
     // MARK: Heredoc
 
     /// 1 MiB of one-byte lines: today's cost is each byte copied a few

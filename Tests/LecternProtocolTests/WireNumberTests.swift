@@ -1,6 +1,7 @@
 // WireNumberTests.swift: the wire's one decimal reader and writer, against the
 // standard library's readers and the spelling replies have always had.
 
+import Foundation
 import LecternRandom
 import Testing
 @testable import LecternProtocol
@@ -19,7 +20,8 @@ import Testing
     }
 
     /// The spelling of points before the one writer (Wire.number's
-    /// Strings), kept here as the reference that replies must not drift from.
+    /// Strings), kept here as the reference that replies must not drift
+    /// from (below 10^15; above, see ``largeNumbersAreWholeDigitsWithoutAnExponent``).
     private func formerSpelling(_ value: Double) -> String {
         guard value.isFinite else { return "0" }
         guard abs(value) < 1e15 else { return String(value.rounded()) }
@@ -56,14 +58,20 @@ import Testing
             (-12.1, "-12.1"), (-0.001, "0"), (-0.0, "0"), (0, "0"), (0.125, "0.13"), (-0.125, "-0.13"),
             (0.07, "0.07"), (-0.07, "-0.07"), (-1.5, "-1.5"),
             (999_999_999_999, "999999999999"), (123_456_789.987, "123456789.99"),
-            // From 10^15 on: Swift's shortest spelling of the rounded value.
-            (1e15, "1000000000000000.0"), (-1e15, "-1000000000000000.0"), (1e16, "1e+16"),
-            (1e300, "1e+300"), (-1e300, "-1e+300"),
+            // From 10^15 on: whole digits, never an exponent (PROTOCOL.md, "Values").
+            (1e15, "1000000000000000"), (-1e15, "-1000000000000000"), (1e16, "10000000000000000"),
+            (1e23, "100000000000000000000000"), (-1e23, "-100000000000000000000000"),
+            (1e15 + 0.5, "1000000000000001"), (1234567890123456.7, "1234567890123457"),
+            (12345678901234567890, "12345678901234567000"),
+            (1e300, "1" + String(repeating: "0", count: 300)), (-1e300, "-1" + String(repeating: "0", count: 300)),
+            (.greatestFiniteMagnitude, "17976931348623157" + String(repeating: "0", count: 292)),
             // Never let in by a reader, written as 0 all the same.
             (.nan, "0"), (.infinity, "0"), (-.infinity, "0"),
         ]
         for (value, text) in cases {
             #expect(WireNumber.text(value) == text, "\(value)")
+            // A short line holds 256 bytes (TAP's numbers are bounded by its coordinates').
+            guard text.utf8.count <= 64 else { continue }
             #expect(shortLine { $0.write(number: value) } == text, "\(value)")
         }
     }
@@ -73,7 +81,27 @@ import Testing
         for i in 0..<50_000 {
             let scale = [1.0, 0.01, 100, 1e6, 1e13, 1e16, 1e9][i % 7]
             let value = (Double(random.next() >> 11) / Double(1 << 53) - 0.5) * scale
+            guard abs(value) < 1e15 else { continue }
             #expect(WireNumber.text(value) == formerSpelling(value), "\(value)")
+        }
+    }
+
+    /// From 10^15 on a point is its whole number in plain digits (issue 18:
+    /// `height=1e+308`, `distance=1e+23` went out against the documented
+    /// format): no exponent, no point, as many digits as the number has,
+    /// and reading them back gives the same double.
+    @Test func largeNumbersAreWholeDigitsWithoutAnExponent() {
+        var random = SplitMix64(seed: 0xB16)
+        for i in 0..<20_000 {
+            let exponent = Double(15 + Int(random.next() % 294))
+            let magnitude = (1 + Double(random.next() >> 11) / Double(1 << 53) * 9)
+            let value = (i % 2 == 0 ? 1 : -1) * magnitude * pow(10, exponent)
+            guard value.isFinite else { continue }
+            let text = WireNumber.text(value)
+            #expect(!text.contains("e") && !text.contains("."), "\(value): \(text)")
+            #expect(Double(text) == value.rounded(), "\(value): \(text)")
+            let digits = text.utf8.filter { $0 != UInt8(ascii: "-") }.count
+            #expect(digits == Int(log10(value.magnitude).rounded(.down)) + 1 || digits == Int(log10(value.magnitude).rounded(.down)) + 2, "\(value): \(text)")
         }
     }
 

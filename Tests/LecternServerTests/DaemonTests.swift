@@ -14,7 +14,9 @@ import Testing
         #expect(try client.request("  pInG  ") == ["OK PONG"])
         #expect(try client.request("@hc PING") == ["@hc OK PONG"])
         #expect(try client.request("PING hello") == ["OK \"hello\""])
-        #expect(try client.request("PING x=1") == ["OK PONG"])
+        // An option PING does not take is refused (issue 18), not ignored.
+        #expect(try client.request("PING x=1").last?.hasPrefix("ERR ARGS unknown option 'x' for PING") == true)
+        #expect(try client.request("PING \"x=1\"") == [#"OK "x=1""#])
 
         let help = try client.request("HELP")
         #expect(help.last?.hasSuffix("commands; HELP <command> for one") == true)

@@ -246,7 +246,7 @@ import Glibc
         let sorted = ids.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         // Each PUT took the store's next revision, in the order sent.
         let revisions = Dictionary(uniqueKeysWithValues: ids.enumerated().map { ($1, $0 + 1) })
-        #expect(list.lines.dropLast() == sorted.map { "* id=\($0) revision=\(revisions[$0] ?? 0) bytes=9 length=9 sentences=2 paragraphs=1 lang=en mode=reader attachments=0" }[...])
+        #expect(list.lines.dropLast() == sorted.map { "* id=\($0) revision=\(revisions[$0] ?? 0) bytes=9 length=9 sentences=2 paragraphs=1 lang=en rules=en mode=reader attachments=0" }[...])
         #expect(try Self.backgroundReplies(client) - before == 1)
         // With a prefix: the 111 ids starting with d1, also read off the loop
         // (which ids match is found there too).

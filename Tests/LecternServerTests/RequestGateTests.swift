@@ -53,8 +53,6 @@ import LecternServerHarness
         ("TAP d 90 25 slop=1e1", "TAP d 90 25 slop=10"),
         ("TAP d 300 5 slop=+40", "TAP d 300 5 slop=40"),
         ("TAP d 300 5", "TAP d 300 5 slop=0"),
-        // An unknown option is ignored today (issue 18 will make it an error).
-        ("TAP d 10 5 foo=1", "TAP d 10 5"),
         ("PING", "PING"),
         ("ping hello", "PING hello"),
     ])
@@ -92,6 +90,11 @@ import LecternServerHarness
             ("TAP b@d 10 5", "ERR ARGS document id must be 1 to 128 characters of A-Z a-z 0-9 _ - . : / (got 'b@d')"),
             ("TAPP d 10 5", "ERR UNKNOWN unknown command 'TAPP'; did you mean TAP? (HELP lists commands)"),
             ("PING a b", "ERR ARGS PING takes at most 1 argument; usage: PING [message]"),
+            // Options after the arity, before the numbers (issue 18): an unknown or repeated key.
+            ("TAP d x 5 slp=1", "ERR ARGS unknown option 'slp' for TAP; did you mean slop=? (TAP takes slop=)"),
+            ("TAP d 10 5 foo=1", "ERR ARGS unknown option 'foo' for TAP (TAP takes slop=)"),
+            ("TAP d 10 5 slop=1 slop=2", "ERR ARGS TAP got slop= twice; give each option once; \(usage)"),
+            ("PING a=b", "ERR ARGS unknown option 'a' for PING, which takes none (a text with '=' in it is written quoted); usage: PING [message]"),
         ]
         for (request, error) in cases {
             #expect(try Self.replyBytes(request, on: bench) == Array((error + "\r\n").utf8), "\(request)")
@@ -189,7 +192,7 @@ import LecternServerHarness
     @Test func aBarePutSaysItNeedsTheIdAndTheText() throws {
         let daemon = try Daemon()
         let client = try daemon.connect()
-        let usage = "usage: PUT <id> (\"text\" | {bytes} | <<WORD) [lang=<code>] [mode=reader|uax29]"
+        let usage = "usage: PUT <id> [lang=<code>] [mode=reader|uax29] (\"text\" | {bytes} | <<WORD)"
         #expect(try client.request("PUT") == ["ERR ARGS PUT needs 2 arguments, or 1 argument before a {bytes} literal or <<WORD heredoc; \(usage)"])
         #expect(try client.request("PUT d") == ["ERR ARGS PUT needs the text: quoted, a {bytes} literal or a <<WORD heredoc"])
         #expect(try client.request("PUT d \"One.\"").last?.hasPrefix("OK PUT id=d ") == true)

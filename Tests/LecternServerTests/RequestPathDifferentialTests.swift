@@ -32,7 +32,14 @@ import Testing
             guard line.contains(where: { $0 != 0x20 && $0 != 0x09 }) else { continue }
             let words = line.split(whereSeparator: { $0 == 0x20 || $0 == 0x09 })
             if let first = words.first, String(decoding: first, as: UTF8.self).uppercased() == "QUIT" { continue }
-            guard let last = words.last.map({ String(decoding: $0, as: UTF8.self) }) else { continue }
+            guard var last = words.last.map({ String(decoding: $0, as: UTF8.self) }) else { continue }
+            // A payload token before the last (or `{ 5}`) is refused, its
+            // payload consumed all the same: sent with it, in line form only.
+            var refused = false
+            if let marker = Self.misplacedPayloadMarker(words.map { String(decoding: $0, as: UTF8.self) }) {
+                last = marker
+                refused = true
+            }
             if last.hasPrefix("{"), last.hasSuffix("}"), let count = Int(last.dropFirst().dropLast()), count >= 0 {
                 // A literal: `count` bytes after the line, then a line end.
                 let rest = Array(lines[index...].joined(separator: [0x0A]))
@@ -43,7 +50,7 @@ import Testing
                 let after = rest[count...]
                 if after.first == 0x0D { consumed.append(0x0D) }
                 consumed.append(0x0A)
-                requests.append(FormRequest(line: line, following: consumed, payload: payload))
+                requests.append(FormRequest(line: line, following: consumed, payload: refused ? nil : payload, isLineOnly: refused))
                 // Skip the lines the payload and its line end covered.
                 var covered = 0
                 while index < lines.count && covered + lines[index].count + 1 <= count + 1 {
@@ -57,13 +64,33 @@ import Testing
                 let body = lines[index..<end]
                 let payload = Array(body.joined(separator: [0x0A]))
                 let following = Array((body + [terminator]).joined(separator: [0x0A])) + [0x0A]
-                requests.append(FormRequest(line: line, following: following, payload: payload))
+                requests.append(FormRequest(line: line, following: following, payload: refused ? nil : payload, isLineOnly: refused))
                 index = end + 1
             } else {
                 requests.append(FormRequest(line: line))
             }
         }
         return requests
+    }
+
+    /// The payload a line announces before its last token (`PUT d {5}
+    /// lang=ko`), or with blanks inside its braces (`{ 5}`), written
+    /// `{N}` or `<<WORD`: the first such, as the decoder reads it (nil
+    /// for a line whose only payload token is its last).
+    static func misplacedPayloadMarker(_ words: [String]) -> String? {
+        func digits(_ text: Substring) -> Bool { !text.isEmpty && text.count <= 15 && text.allSatisfy(\.isASCII) && text.allSatisfy(\.isNumber) }
+        for index in words.indices.dropFirst() {
+            let word = words[index]
+            let isLast = index == words.count - 1
+            let next = index + 1 < words.count ? words[index + 1] : nil
+            if word.hasPrefix("<<"), word.count > 2 { return isLast ? nil : word }
+            guard word.hasPrefix("{") else { continue }
+            if word.hasSuffix("}"), word.count >= 2, digits(word.dropFirst().dropLast()) { return isLast ? nil : word }
+            if word == "{", let next, next.hasSuffix("}"), digits(next.dropLast()) { return "{\(next)" }
+            if word == "{", let next, digits(next[...]), index + 2 < words.count, words[index + 2] == "}" { return "{\(next)}" }
+            if digits(word.dropFirst()), next == "}" { return word + "}" }
+        }
+        return nil
     }
 
     /// Every corpus file's requests, each file on fresh connections, sent

@@ -32,6 +32,11 @@ protocol IncomingRequest {
     var commandName: String { get }
     /// How many positional (not `key=value`) arguments it has, without making them.
     var positionalCount: Int { get }
+    /// How many `key=value` arguments it has, without making them.
+    var keyedCount: Int { get }
+    /// Calls `body` with the key of each `key=value` argument, in order,
+    /// as bytes (no String made for a plain line).
+    func forEachOptionKey(_ body: (UnsafeBufferPointer<UInt8>) throws -> Void) rethrows
     /// Whether a literal or heredoc payload came with it.
     var hasPayload: Bool { get }
     /// The tag to echo on the reply, if any.
@@ -61,6 +66,7 @@ extension PlainRequestLine: IncomingRequest {
     var hasPayload: Bool { false }
     var replyTag: String? { tagString }
     func parsed() -> Request { request() }
+    func forEachOptionKey(_ body: (UnsafeBufferPointer<UInt8>) throws -> Void) rethrows { try forEachKey(body) }
 
     func perform(_ command: any TypedCommand.Type, on connection: Connection, server: Server) throws -> CommandOutcome {
         try command.perform(plain: self, on: connection, server: server)
@@ -75,9 +81,17 @@ extension Request: IncomingRequest {
         for argument in arguments where argument.key == nil { count += 1 }
         return count
     }
+    var keyedCount: Int { arguments.count - positionalCount }
     var hasPayload: Bool { payload != nil }
     var replyTag: String? { tag }
     func parsed() -> Request { self }
+
+    func forEachOptionKey(_ body: (UnsafeBufferPointer<UInt8>) throws -> Void) rethrows {
+        for argument in arguments {
+            guard var key = argument.key else { continue }
+            try key.withUTF8 { try body($0) }
+        }
+    }
 
     func perform(_ command: any TypedCommand.Type, on connection: Connection, server: Server) throws -> CommandOutcome {
         try command.perform(parsed: self, on: connection, server: server)
@@ -130,9 +144,10 @@ extension TypedCommand {
     }
 }
 
-/// One command: name, arity, syntax, summary and handler, in one place.
+/// One command: name, arity, syntax, options, summary and handler, in one place.
 ///
-/// Dispatch, argument-count errors, `HELP`, `HELP name` and the check that
+/// Dispatch, argument-count and option errors, `HELP`, `HELP name`,
+/// PROTOCOL.md's options table (``CommandReference``) and the check that
 /// protocol/PROTOCOL.md documents every command are all driven by this, as
 /// Redis drives everything from its command table.
 ///
@@ -142,7 +157,8 @@ extension TypedCommand {
 /// up (``CommandTable/index(for:)``, `UNKNOWN`) → ``CommandTable/admit(_:to:isAuthenticated:)``:
 /// `NOAUTH` unless the connection has authenticated or the command is
 /// ``allowedBeforeAuth``, then the payload and the positional count checked
-/// against the arity (`ARGS`) → the arguments read and the handler run
+/// against the arity (`ARGS`), then the option keys against ``options``
+/// (`ARGS`: unknown, repeated, missing) → the arguments read and the handler run
 /// (``CommandTable/perform(_:_:on:server:)``) → the reply; STATS counts the request
 /// there, once. A handler
 /// of positional strings gets them as a ``CommandContext``; a
@@ -153,9 +169,20 @@ extension TypedCommand {
 struct Command {
     /// Upper-case name; requests match it case-insensitively.
     let name: String
-    /// Syntax of the arguments for HELP and error messages: `[message]`.
-    /// The arity is read from it (``Arity/init(syntax:)``).
+    /// Syntax of the positional arguments (and the payload) for HELP and
+    /// error messages: `<id> <x> <y>`, `[message]`. The arity is read from
+    /// it (``Arity/init(syntax:)``). Options are not written here: they are
+    /// declared in ``options``, and ``usage`` shows them.
     let syntax: String
+    /// The `key=value` options it takes (see ``Option``), in the order
+    /// ``usage`` shows them. The gate refuses any other key.
+    let options: [OptionSpec]
+    /// The command with its syntax and options, as HELP and `ERR ARGS`
+    /// show it: `TAP <id> <x> <y> [slop=<pt>]`; a payload last
+    /// (`PUT <id> [lang=<code>] [mode=reader|uax29] ("text" | {bytes} | <<WORD)`).
+    let usage: String
+    /// ``options``' keys as bytes, for the gate's look-up.
+    private let optionKeys: [[UInt8]]
     let minimumArguments: Int
     /// `nil`: no upper bound.
     let maximumArguments: Int?
@@ -179,31 +206,43 @@ struct Command {
 
     /// A command whose handler takes the request's positional Strings.
     init(
-        name: String, syntax: String, summary: String, details: [String],
+        name: String, syntax: String, options: [any OptionDeclaration] = [], summary: String, details: [String],
         acceptsPayload: Bool = false, allowedBeforeAuth: Bool = false,
         handler: @escaping (CommandContext) throws -> CommandOutcome
     ) {
         self.init(
-            name: name, syntax: syntax, summary: summary, details: details, acceptsPayload: acceptsPayload, allowedBeforeAuth: allowedBeforeAuth,
-            handler: .positional(handler))
+            name: name, syntax: syntax, options: options.map(\.spec), summary: summary, details: details,
+            acceptsPayload: acceptsPayload, allowedBeforeAuth: allowedBeforeAuth, handler: .positional(handler))
     }
 
     /// A command whose handler takes typed arguments.
     init(
-        name: String, syntax: String, summary: String, details: [String],
+        name: String, syntax: String, options: [any OptionDeclaration] = [], summary: String, details: [String],
         acceptsPayload: Bool = false, allowedBeforeAuth: Bool = false, typed command: any TypedCommand.Type
     ) {
         self.init(
-            name: name, syntax: syntax, summary: summary, details: details, acceptsPayload: acceptsPayload, allowedBeforeAuth: allowedBeforeAuth,
-            handler: .typed(command))
+            name: name, syntax: syntax, options: options.map(\.spec), summary: summary, details: details,
+            acceptsPayload: acceptsPayload, allowedBeforeAuth: allowedBeforeAuth, handler: .typed(command))
     }
 
     private init(
-        name: String, syntax: String, summary: String, details: [String],
+        name: String, syntax: String, options: [OptionSpec], summary: String, details: [String],
         acceptsPayload: Bool, allowedBeforeAuth: Bool, handler: Handler
     ) {
+        precondition(!syntax.split(separator: " ").contains { $0.contains("=") },
+                     "\(name)'s syntax '\(syntax)' writes an option: declare it in options:")
+        precondition(Set(options.map(\.key)).count == options.count, "\(name) declares an option twice")
+        precondition(options.count <= 64, "\(name) declares more options than the gate's mask holds")
+        for option in options {
+            for key in option.alternatives {
+                precondition(options.contains { $0.key == key }, "\(name)'s \(option.key)= names an alternative it does not declare: \(key)=")
+            }
+        }
         self.name = name
         self.syntax = syntax
+        self.options = options
+        self.optionKeys = options.map { Array($0.key.utf8) }
+        self.usage = Self.usage(name: name, syntax: syntax, options: options, payloadLast: acceptsPayload)
         let arity = Arity(syntax: syntax)
         self.minimumArguments = arity.minimum
         self.maximumArguments = arity.maximum
@@ -214,7 +253,103 @@ struct Command {
         self.handler = handler
     }
 
-    var usage: String { syntax.isEmpty ? name : "\(name) \(syntax)" }
+    /// What `HELP <name>` sends: the usage, the summary, the details, then
+    /// one line per option (``OptionSpec/helpLine``).
+    var help: [String] { [usage, summary] + details + options.map { "  " + $0.helpLine } }
+
+    /// Whether some option is required (the gate then checks options even
+    /// of a request that gives none).
+    var hasRequiredOptions: Bool { options.contains { $0.isRequired } }
+
+    /// The usage line: the name, the positional syntax, the options, and
+    /// for a command that takes a payload the syntax's last group (its
+    /// text) after them, since the payload token must end the line.
+    private static func usage(name: String, syntax: String, options: [OptionSpec], payloadLast: Bool) -> String {
+        var positional = Substring(syntax)
+        var payload: Substring = ""
+        if payloadLast, syntax.hasSuffix(")") {
+            var depth = 0
+            var index = syntax.endIndex
+            while index > syntax.startIndex {
+                index = syntax.index(before: index)
+                if syntax[index] == ")" { depth += 1 }
+                if syntax[index] == "(" { depth -= 1 }
+                if depth == 0 { break }
+            }
+            positional = syntax[..<index].drop { $0 == " " }
+            while positional.last == " " { positional = positional.dropLast() }
+            payload = syntax[index...]
+        }
+        return [Substring(name), positional, Substring(optionSynopsis(options)), payload].filter { !$0.isEmpty }.joined(separator: " ")
+    }
+
+    /// `width=<pt> [size=<pt>] [interval=<ms>|cps=<n>]`: a required option
+    /// bare, an optional one in brackets, alternatives joined by `|`.
+    static func optionSynopsis(_ options: [OptionSpec]) -> String {
+        var shown = Set<String>()
+        var words: [String] = []
+        for option in options where !shown.contains(option.key) {
+            let group = [option] + options.filter { option.alternatives.contains($0.key) }
+            for member in group { shown.insert(member.key) }
+            let text = group.map(\.synopsis).joined(separator: "|")
+            words.append(option.isRequired ? text : "[\(text)]")
+        }
+        return words.joined(separator: " ")
+    }
+
+    /// The index in ``options`` of the option whose key is `key`.
+    private func optionIndex(of key: UnsafeBufferPointer<UInt8>) -> Int? {
+        optionKeys.firstIndex { $0.elementsEqual(key) }
+    }
+
+    /// `ARGS` unless `request`'s options are ones this command declares,
+    /// each given once, at most one of a group of alternatives, and every
+    /// required one (or an alternative of it) there.
+    ///
+    /// - Complexity: O(keys × options) byte comparisons (options are a
+    ///   handful); the did-you-mean of an unknown key only for a key no
+    ///   longer than the longest option's.
+    fileprivate func checkOptions<Incoming: IncomingRequest>(of request: Incoming) throws {
+        var given: UInt64 = 0
+        try request.forEachOptionKey { key in
+            guard let index = optionIndex(of: key) else { throw unknownOption(String(decoding: key, as: UTF8.self)) }
+            let bit: UInt64 = 1 << UInt64(index)
+            if given & bit != 0 {
+                throw ProtocolError(.arguments, "\(name) got \(options[index].key)= twice; give each option once; usage: \(usage)")
+            }
+            given |= bit
+        }
+        for (index, option) in options.enumerated() {
+            let isGiven = given & (1 << UInt64(index)) != 0
+            let alternatives = option.alternatives.filter { key in
+                options.firstIndex { $0.key == key }.map { given & (1 << UInt64($0)) != 0 } ?? false
+            }
+            if isGiven, let other = alternatives.first {
+                throw ProtocolError(.arguments, "\(name) takes \(option.key)= or \(other)=, not both; usage: \(usage)")
+            }
+            if option.isRequired && !isGiven && alternatives.isEmpty {
+                let needs = ([option.synopsis] + options.filter { option.alternatives.contains($0.key) }.map(\.synopsis)).joined(separator: " or ")
+                throw ProtocolError(.arguments, "\(name) needs \(needs); usage: \(usage)")
+            }
+        }
+    }
+
+    /// `ARGS` for a key this command does not take, suggesting the nearest it does.
+    private func unknownOption(_ key: String) -> ProtocolError {
+        let shown = key.count > 40 ? String(key.prefix(40)) + "…" : key
+        guard !options.isEmpty else {
+            return ProtocolError(.arguments, "unknown option '\(shown)' for \(name), which takes none (a text with '=' in it is written quoted); usage: \(usage)")
+        }
+        var message = "unknown option '\(shown)' for \(name)"
+        let typed = Array(key.lowercased().unicodeScalars)
+        if typed.count <= (options.map(\.key.count).max() ?? 0) + 2 {
+            let scored = options.map { ($0.key, editDistance(typed, Array($0.key.unicodeScalars))) }
+            if let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= max(1, typed.count / 3) {
+                message += "; did you mean \(best.0)=?"
+            }
+        }
+        return ProtocolError(.arguments, message + " (\(name) takes \(options.map { $0.key + "=" }.joined(separator: ", ")))")
+    }
 
     private static func countPhrase(_ n: Int) -> String { n == 1 ? "1 argument" : "\(n) arguments" }
 
@@ -343,6 +478,8 @@ struct CommandTable {
         let maximumArguments: Int
         let acceptsPayload: Bool
         let allowedBeforeAuth: Bool
+        /// Whether the options are checked even when a request gives none.
+        let hasRequiredOptions: Bool
         /// The handler of a typed command; nil for one of positional Strings.
         let typed: (any TypedCommand.Type)?
     }
@@ -364,7 +501,8 @@ struct CommandTable {
         }
         gates.append(Gate(
             minimumArguments: command.minimumArguments, maximumArguments: command.maximumArguments ?? Int.max,
-            acceptsPayload: command.acceptsPayload, allowedBeforeAuth: command.allowedBeforeAuth, typed: typed))
+            acceptsPayload: command.acceptsPayload, allowedBeforeAuth: command.allowedBeforeAuth,
+            hasRequiredOptions: command.hasRequiredOptions, typed: typed))
     }
 
     /// Rebuilds ``wordSlots`` for the words registered so far.
@@ -428,7 +566,10 @@ struct CommandTable {
     /// the connection has authenticated or the command is allowed before
     /// it; then `ARGS` for a payload it does not take or a positional count
     /// outside its arity (counted from the line or the request, without
-    /// making the arguments).
+    /// making the arguments); then `ARGS` for an option key it does not
+    /// declare, one given twice, two alternatives or a required one missing
+    /// (read as bytes; a request with no `key=value` argument, as a plain
+    /// `TAP d 10 20`, is not looked at unless the command requires one).
     func admit<Incoming: IncomingRequest>(_ request: Incoming, to index: Int, isAuthenticated: Bool) throws {
         let gate = gates[index]
         if !isAuthenticated && !gate.allowedBeforeAuth {
@@ -437,6 +578,7 @@ struct CommandTable {
         if request.hasPayload && !gate.acceptsPayload { throw commands[index].payloadError }
         let count = request.positionalCount
         if count < gate.minimumArguments || count > gate.maximumArguments { throw commands[index].arityError(count: count) }
+        if request.keyedCount > 0 || gate.hasRequiredOptions { try commands[index].checkOptions(of: request) }
     }
 
     /// Reads the arguments of `request` (admitted) and runs the handler of

@@ -7,12 +7,14 @@ extension Server {
     /// Commands about documents.
     static let documentCommands: [Command] = [
         Command(
-            name: "PUT", syntax: "<id> (\"text\" | {bytes} | <<WORD) [lang=<code>] [mode=reader|uax29]",
+            name: "PUT", syntax: "<id> (\"text\" | {bytes} | <<WORD)",
+            options: [DocumentOptions.language, DocumentOptions.mode],
             summary: "Stores a document (creating or replacing it) and splits it into sentences.",
             details: [
-                "PUT intro \"One. Two.\" lang=en        -> OK PUT id=intro revision=… sentences=2 …",
-                "PUT intro {9}<CRLF>One. Two.          (a literal: exactly 9 bytes follow)",
+                "PUT intro lang=en \"One. Two.\"        -> OK PUT id=intro revision=… lang=en rules=en …",
+                "PUT intro lang=ko {9}<CRLF>One. Two.  (a literal: exactly 9 bytes follow; options go before it)",
                 "PUT intro <<END ... END               (a heredoc: the lines up to END)",
+                "rules= in the reply: the language whose reader rules apply, generic (none of its own) or uax29 (mode=uax29).",
             ],
             acceptsPayload: true,
             handler: { context in try context.server.put(context) }),
@@ -95,7 +97,7 @@ extension Server {
             }),
     ]
 
-    /// `id=… revision=… bytes=… length=… sentences=… paragraphs=… lang=… mode=…`
+    /// `id=… revision=… bytes=… length=… sentences=… paragraphs=… lang=… rules=… mode=…`
     func documentFacts(_ document: Document, unit: OffsetUnit) -> String {
         DocumentFacts(document, unit: unit).line
     }
@@ -112,17 +114,8 @@ extension Server {
         default:
             throw ProtocolError(.arguments, "PUT takes the text once: quoted or as a payload, not both")
         }
-        let language = try request.value(for: "lang").map { code -> Language in
-            guard !code.isEmpty, code.count <= 35, code.unicodeScalars.allSatisfy({ $0.properties.isAlphabetic || $0 == "-" || $0 == "_" || ("0"..."9").contains($0) })
-            else { throw ProtocolError(.arguments, "lang must be a language code like en, ko or pt-BR, not '\(code)'") }
-            return Language(code)
-        }
-        let mode = try request.value(for: "mode").map { name -> SentenceMode in
-            guard let mode = SentenceMode(rawValue: name.lowercased()) else {
-                throw ProtocolError(.arguments, "mode must be reader or uax29, not '\(name)'")
-            }
-            return mode
-        } ?? .reader
+        let language = try DocumentOptions.language.read(request)
+        let mode = SentenceMode(rawValue: try DocumentOptions.mode.read(request)) ?? .reader
         if documents[id] == nil && documents.count >= configuration.maximumDocuments {
             throw ProtocolError(.tooMany, "the daemon holds at most \(configuration.maximumDocuments) documents (--max-documents); DEL some first")
         }
@@ -171,6 +164,8 @@ struct DocumentFacts: Sendable {
     let sentences: Int
     let paragraphs: Int
     let language: String
+    /// The reader rules applied (``Language/rules``, or `uax29`).
+    let rules: String
     let mode: SentenceMode
     let attachments: Int
 
@@ -182,15 +177,16 @@ struct DocumentFacts: Sendable {
         length = document.text.indexMap.length(in: unit)
         sentences = document.sentences.count
         paragraphs = document.text.paragraphs.count
-        language = document.sentences.language.code
+        language = document.sentences.language.tag
+        rules = document.mode == .uax29 ? SentenceMode.uax29.rawValue : document.sentences.language.rules
         mode = document.mode
         attachments = document.attachments.count
     }
 
-    /// `id=… revision=… bytes=… length=… sentences=… paragraphs=… lang=… mode=… attachments=…`
+    /// `id=… revision=… bytes=… length=… sentences=… paragraphs=… lang=… rules=… mode=… attachments=…`
     var line: String {
         "id=\(id) revision=\(revision) bytes=\(bytes) length=\(length) sentences=\(sentences)"
-            + " paragraphs=\(paragraphs) lang=\(language) mode=\(mode.rawValue) attachments=\(attachments)"
+            + " paragraphs=\(paragraphs) lang=\(language) rules=\(rules) mode=\(mode.rawValue) attachments=\(attachments)"
     }
 }
 

@@ -11,7 +11,7 @@ enum PointHit {
     case sentence(Sentence, hit: HitResult)
     case miss(distance: Double, nearest: Sentence?)
 
-    /// The `<x> <y> [slop=<pt>]` arguments of TAP and SELECT.
+    /// The `<x> <y> [slop=<pt>]` arguments of TAP and SELECT (``PointArguments``).
     static func arguments(_ context: CommandContext) throws -> (x: Double, y: Double, slop: Double) {
         let point = try PointArguments(context.request, positional: context.arguments)
         return (point.x, point.y, point.slop)
@@ -55,22 +55,23 @@ struct PointArguments {
     /// From a parsed request and its positional arguments (at least three,
     /// as the arity has checked): `ERR NUMBER` naming the first bad one.
     init(_ request: Request, positional: [String]) throws {
-        x = try Wire.double(positional[1], "x", in: Wire.coordinateRange, unit: "points")
-        y = try Wire.double(positional[2], "y", in: Wire.coordinateRange, unit: "points")
-        slop = try request.value(for: "slop").map { try Wire.double($0, "slop", in: Wire.lengthRange, unit: "points") } ?? 0
+        x = try Wire.coordinates.read(positional[1], "x")
+        y = try Wire.coordinates.read(positional[2], "y")
+        slop = try PointOptions.slop.read(request)
     }
 
     /// From a plain line's arguments, read in place by
-    /// ``Wire/double(_:in:)``; nil when it declines a number (another
-    /// spelling such as `1e1` or `+3`, or out of range), for
-    /// ``init(_:positional:)`` to read or reject.
+    /// ``NumberRule/read(_:)`` with the same rules; nil when it declines a
+    /// number (another spelling such as `1e1` or `+3`, or out of range),
+    /// for ``init(_:positional:)`` to read or reject. (The gate has already
+    /// refused any option key but `slop`, and `slop` given twice.)
     init?(plain arguments: PlainRequestLine.Arguments) {
-        guard let x = arguments.positional(1).flatMap({ Wire.double($0, in: Wire.coordinateRange) }),
-            let y = arguments.positional(2).flatMap({ Wire.double($0, in: Wire.coordinateRange) })
+        guard let x = arguments.positional(1).flatMap({ Wire.coordinates.read($0) }),
+            let y = arguments.positional(2).flatMap({ Wire.coordinates.read($0) })
         else { return nil }
-        var slop = 0.0
+        var slop = PointOptions.defaultSlop
         if arguments.keyedCount > 0, let text = arguments.value(for: "slop") {
-            guard let value = Wire.double(text, in: Wire.lengthRange) else { return nil }
+            guard let value = Wire.lengths.read(text) else { return nil }
             slop = value
         }
         self.x = x

@@ -9,7 +9,7 @@ extension Server {
     /// Commands for collecting sentences and moving them between documents.
     static let selectionCommands: [Command] = [
         Command(
-            name: "SELECT", syntax: "<id> <x> <y> [slop=<pt>]",
+            name: "SELECT", syntax: "<id> <x> <y>", options: [PointOptions.slop],
             summary: "Toggles the sentence under a point in this connection's selection.",
             details: [
                 "SELECT intro 40 12 -> * sentence 0 … / * rects … / * outline … / OK SELECT added sentence=0 selected=1",
@@ -70,12 +70,12 @@ extension Server {
                 return .reply(Reply("CLEAR removed=\(removed)"))
             }),
         Command(
-            name: "COPY", syntax: "<id> to=<other>",
+            name: "COPY", syntax: "<id>", options: [TransferOptions.target],
             summary: "Appends the selected sentences to another document (created if missing) as a new paragraph.",
             details: ["COPY intro to=notes -> OK COPY sentences=2 to=notes revision=… (selection cleared)"],
             handler: { context in try context.server.transferSelection(context, removingFromSource: false) }),
         Command(
-            name: "MOVE", syntax: "<id> to=<other>",
+            name: "MOVE", syntax: "<id>", options: [TransferOptions.target],
             summary: "Like COPY, and removes the sentences from the source document.",
             details: ["MOVE intro to=notes -> OK MOVE sentences=2 to=notes revision=… source-revision=…"],
             handler: { context in try context.server.transferSelection(context, removingFromSource: true) }),
@@ -109,10 +109,7 @@ extension Server {
     fileprivate func transferSelection(_ context: CommandContext, removingFromSource: Bool) throws -> CommandOutcome {
         let verb = removingFromSource ? "MOVE" : "COPY"
         let source = try context.document()
-        guard let targetArgument = context.request.value(for: "to") else {
-            throw ProtocolError(.arguments, "\(verb) needs to=<document id>")
-        }
-        let targetID = try Wire.documentID(targetArgument)
+        let targetID = try TransferOptions.target.read(context.request)
         guard targetID != source.id else {
             throw ProtocolError(.arguments, "\(verb) needs a different document to=; the source is '\(source.id)'")
         }

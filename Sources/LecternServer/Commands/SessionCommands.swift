@@ -35,7 +35,8 @@ extension Server {
     /// Commands about the connection itself.
     static let sessionCommands: [Command] = [
         Command(
-            name: "HELLO", syntax: "[version] [AUTH <user> <token>] [SETNAME <client>] [name=<client>] [units=utf16|utf8|scalar|grapheme]",
+            name: "HELLO", syntax: "[version] [AUTH <user> <token>] [SETNAME <client>]",
+            options: [SessionOptions.name, SessionOptions.units],
             summary: "Greets the daemon: protocol version, client name, the offset unit for this connection.",
             details: [
                 "HELLO 1 name=reader units=grapheme -> OK HELLO protocol=1 server=lecternd/… units=grapheme connection=<id>",
@@ -59,7 +60,7 @@ extension Server {
                         throw ProtocolError(.version, "this daemon speaks protocol \(expected), not '\(version)'")
                     }
                 }
-                var name = request.value(for: "name")
+                var name = try SessionOptions.name.read(request)
                 while let word = words.first {
                     switch (word.uppercased(), words.count) {
                     case ("AUTH", 3...):
@@ -74,14 +75,11 @@ extension Server {
                         words = words.dropFirst(2)
                         continue
                     default:
-                        throw ProtocolError(.arguments, "unexpected '\(word)' in HELLO; usage: HELLO [version] [AUTH <user> <token>] [SETNAME <client>] [name=<client>] [units=…]")
+                        throw ProtocolError(.arguments, "unexpected '\(word)' in HELLO; usage: \(context.server.commands.command(named: "HELLO")?.usage ?? "HELLO")")
                     }
                     words = words.dropFirst(3)
                 }
-                if let units = request.value(for: "units") {
-                    guard let unit = OffsetUnit(rawValue: units.lowercased()) else {
-                        throw ProtocolError(.arguments, "units must be utf16, utf8, scalar or grapheme, not '\(units)'")
-                    }
+                if let units = try SessionOptions.units.read(request), let unit = OffsetUnit(rawValue: units) {
                     session.unit = unit
                 }
                 if let respVersion { session.respVersion = respVersion }
@@ -115,7 +113,7 @@ extension Server {
                         if let near = table.nearestName(to: name) { message += "; did you mean \(near)?" }
                         throw ProtocolError(.unknownCommand, message)
                     }
-                    return .reply(Reply(command.name, data: [command.usage, command.summary] + command.details))
+                    return .reply(Reply(command.name, data: command.help))
                 }
                 let width = (table.commands.map(\.name.count).max() ?? 0) + 2
                 let lines = table.commands.map { command in
@@ -133,7 +131,7 @@ extension Server {
                 return .reply(Reply("BYE"))
             }),
         Command(
-            name: "STATS", syntax: "[section] [format=prometheus]",
+            name: "STATS", syntax: "[section]", options: [StatsOptions.format],
             summary: "Reports the daemon's figures by section, as Redis INFO: commands, latency, errors, memory, store; or for Prometheus.",
             details: [
                 "STATS                    -> per section a '* # section' line and one '* name value' line per figure, then OK STATS",
@@ -151,14 +149,7 @@ extension Server {
                     }
                     section = name.lowercased() == "all" ? nil : name.lowercased()
                 }
-                // TODO(strict options): declare format= in the command's option table.
-                var prometheus = false
-                if let format = context.request.value(for: "format") {
-                    guard format.lowercased() == "prometheus" else {
-                        throw ProtocolError(.arguments, "STATS format must be prometheus (or left out for name value lines), not '\(format)'")
-                    }
-                    prometheus = true
-                }
+                let prometheus = try StatsOptions.format.read(context.request) == "prometheus"
                 return server.statisticsOutcome(section: section, prometheus: prometheus, context)
             }),
     ]

@@ -8,7 +8,11 @@ extension Server {
     static let typewriterCommands: [Command] = [
         Command(
             name: "TYPE",
-            syntax: "<id> [interval=<ms>|cps=<n>] [from=<offset>] [sentence-pause=<ms>] [comma-pause=<ms>] [follow=yes|no]",
+            syntax: "<id>",
+            options: [
+                TypewriterOptions.interval, TypewriterOptions.cps, TypewriterOptions.from,
+                TypewriterOptions.sentencePause, TypewriterOptions.commaPause, TypewriterOptions.follow,
+            ],
             summary: "Streams a typewriter reveal of a document as ! TICK events, one grapheme at a time.",
             details: [
                 "TYPE intro interval=50 follow=yes -> OK TYPE stream=1 id=intro from=0 total=47 graphemes=47 interval=50",
@@ -23,13 +27,13 @@ extension Server {
                 guard server.readers.streamCount(of: connection) < TypewriterScheduler.maximumStreamsPerConnection else {
                     throw ProtocolError(.tooMany, "a connection runs at most \(TypewriterScheduler.maximumStreamsPerConnection) streams; STOP one first")
                 }
-                let interval = try typewriterInterval(request) ?? 75
-                let sentencePause = try request.value(for: "sentence-pause").map { try pauseMilliseconds($0, "sentence-pause") } ?? 0
-                let commaPause = try request.value(for: "comma-pause").map { try pauseMilliseconds($0, "comma-pause") } ?? 0
-                let follow = try Wire.flag(request, "follow")
+                let interval = try TypewriterOptions.pace(request, interval: TypewriterOptions.interval)
+                let sentencePause = try TypewriterOptions.sentencePause.read(request)
+                let commaPause = try TypewriterOptions.commaPause.read(request)
+                let follow = try TypewriterOptions.follow.read(request)
                 let unit = connection.session.unit
                 var position = 0
-                if let from = request.value(for: "from") {
+                if let from = try TypewriterOptions.from.read(request) {
                     let offset = try document.utf16Offset(fromWire: from, unit: unit, name: "from")
                     position = (try? document.text.indexMap.offset(ofUTF16: offset, in: .grapheme)) ?? 0
                 }
@@ -59,14 +63,12 @@ extension Server {
                 return .sent
             }),
         Command(
-            name: "SPEED", syntax: "<stream> interval=<ms>|cps=<n>",
+            name: "SPEED", syntax: "<stream>", options: [TypewriterOptions.newInterval, TypewriterOptions.cps],
             summary: "Changes a typewriter stream's pace from the next tick on.",
             details: ["SPEED <s> cps=40 (s: the stream= of your TYPE reply) -> OK SPEED stream=<s> interval=25"],
             handler: { context in
                 let stream = try context.stream()
-                guard let interval = try typewriterInterval(context.request) else {
-                    throw ProtocolError(.arguments, "SPEED needs interval=<ms> or cps=<graphemes per second>")
-                }
+                let interval = try TypewriterOptions.pace(context.request, interval: TypewriterOptions.newInterval)
                 context.server.typewriters.setInterval(stream, interval)
                 return .reply(Reply("SPEED stream=\(stream.id) interval=\(Wire.number(interval))"))
             }),
@@ -86,21 +88,6 @@ extension Server {
                 action(context.server.typewriters, stream)
                 return .reply(Reply("\(name) " + stream.positionFacts))
             })
-    }
-
-    /// Milliseconds per grapheme from `interval=` or `cps=`, or nil if neither.
-    private static func typewriterInterval(_ request: Request) throws -> Double? {
-        if let text = request.value(for: "interval") {
-            return try Wire.double(text, "interval", in: 1...60_000, unit: "ms")
-        }
-        if let text = request.value(for: "cps") {
-            return 1000 / (try Wire.double(text, "cps", in: (1.0 / 60)...1000, unit: "graphemes per second"))
-        }
-        return nil
-    }
-
-    private static func pauseMilliseconds(_ text: String, _ name: String) throws -> Double {
-        try Wire.double(text, name, in: 0...60_000, unit: "ms")
     }
 }
 

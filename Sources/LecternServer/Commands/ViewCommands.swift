@@ -9,13 +9,14 @@ extension Server {
     /// Commands that need a view: layout, hit-testing, geometry, attachments.
     static let viewCommands: [Command] = [
         Command(
-            name: "VIEW",
-            syntax: "<id> width=<pt> [size=<pt>] [font=<family>] [weight=<100-900>] [italic=yes|no] [line-height=auto|<n>x|<pt>] [paragraph-spacing=<pt>] [insets=<pt>|<v>,<h>|<t>,<l>,<b>,<r>] [default=yes|no]",
+            name: "VIEW", syntax: "<id>",
+            options: [
+                ViewOptions.width, ViewOptions.size, ViewOptions.font, ViewOptions.weight, ViewOptions.italic,
+                ViewOptions.lineHeight, ViewOptions.paragraphSpacing, ViewOptions.insets, ViewOptions.isDefault,
+            ],
             summary: "Sets this connection's view of a document and lays it out: the summary of its lines.",
             details: [
                 "VIEW intro width=320 size=17 font=\"DejaVu Sans\"  -> OK VIEW id=intro … lines=3 height=58.5",
-                "line-height=auto (the font's), 1.5x (a multiple) or 24 (points); insets like CSS padding.",
-                "default=yes also makes it the view of every connection that has none of its own.",
                 "fonts=\"NanumGothic,DejaVu Sans\": every font the layout uses, most-drawing first, then font= (line metrics) if it draws nothing; files: LINES <id> runs=yes.",
             ],
             handler: { context in
@@ -23,7 +24,7 @@ extension Server {
                 let id = try Wire.documentID(context.arguments[0])
                 let document = try server.documents.require(id)
                 let spec = try LayoutSpec(viewArguments: context.request)
-                let isDefault = try Wire.flag(context.request, "default")
+                let isDefault = try ViewOptions.isDefault.read(context.request)
                 context.connection.session.views[id] = View(spec: spec)
                 if isDefault { document.setDefaultView(spec) }
                 return try context.withLayout(document, spec: spec) { layout in
@@ -31,7 +32,7 @@ extension Server {
                 }
             }),
         Command(
-            name: "LINES", syntax: "<id> [runs=yes|no]",
+            name: "LINES", syntax: "<id>", options: [LinesOptions.runs],
             summary: "The view's line table: each line's range, top, baseline, height, x, width and caret positions.",
             details: [
                 "LINES intro -> * line 0 range=0..31 top=0 baseline=13.5 height=17 x=0 width=301.2 paragraph=0 carets=0,7.1,… / OK LINES 3",
@@ -40,7 +41,7 @@ extension Server {
                 "  * run 0 range=0..5 font=0 size=17 x=0 width=52.1 direction=ltr   (line 0's run in font 0; ends OK LINES 3 runs=4 fonts=2)",
             ],
             handler: { context in
-                let withRuns = try Wire.flag(context.request, "runs")
+                let withRuns = try LinesOptions.runs.read(context.request)
                 return try context.withView(outcome: { document, cached in
                     let layout = cached.layout
                     let unit = context.unit
@@ -82,7 +83,7 @@ extension Server {
                 })
             }),
         Command(
-            name: "TAP", syntax: "<id> <x> <y> [slop=<pt>]",
+            name: "TAP", syntax: "<id> <x> <y>", options: [PointOptions.slop],
             summary: "The sentence under a point, with its highlight rects and outline; watchers see it too.",
             details: [
                 "TAP intro 40 12  -> * sentence 0 … / * rects 0,0,31.5,17 / * outline … / OK TAP hit sentence=0 offset=3 side=trailing distance=0",
@@ -115,7 +116,7 @@ extension Server {
                 }
             }),
         Command(
-            name: "ATTACH", syntax: "<id> <name> at=<offset|end> <width> <height> [baseline]",
+            name: "ATTACH", syntax: "<id> <name> <width> <height> [baseline]", options: [AttachOptions.at],
             summary: "Puts an inline box (an animation, an image) into the text flow; it wraps with the word before it.",
             details: [
                 "ATTACH intro anim at=end 30 30   -> OK ATTACH name=anim offset=9 rect=64.2,0,30,30 line=0",
@@ -143,7 +144,7 @@ extension Server {
 
     /// RENDER: the view as SVG.
     static let renderCommand = Command(
-        name: "RENDER", syntax: "<id> [sentence=<n>] [caret=<offset>] [boxes=yes|no]",
+        name: "RENDER", syntax: "<id>", options: [RenderOptions.sentence, RenderOptions.caret, RenderOptions.boxes],
         summary: "The view as an SVG picture: text, sentence marks, this connection's selection, attachments.",
         details: [
             "RENDER intro sentence=1 -> * {N} / <svg …>…</svg> / OK RENDER bytes=N width=200 height=59.37",
@@ -153,15 +154,15 @@ extension Server {
         ],
         handler: { context in
             let request = context.request
-            let boxes = try Wire.flag(request, "boxes")
+            let boxes = try RenderOptions.boxes.read(request)
             return try context.withView(outcome: { document, cached in
                 let layout = cached.layout
                 let unit = context.unit
                 // Values only: the picture may be drawn on the thread pool.
                 let selected = context.server.readers.selection(of: context.connection, in: document)
                 let sentences = document.sentences
-                let extra = try request.value(for: "sentence").map { try document.sentence(number: $0).content }
-                let caret = try request.value(for: "caret").map {
+                let extra = try RenderOptions.sentence.read(request).map { try document.sentence(number: $0).content }
+                let caret = try RenderOptions.caret.read(request).map {
                     try document.utf16Offset(fromWire: $0, unit: unit, name: "caret")
                 }
                 let what = "RENDER of '\(document.id)'"
@@ -312,14 +313,12 @@ extension Server {
             throw ProtocolError(.arguments, "attachment name must be 1 to \(Wire.maximumIDLength) characters of A-Z a-z 0-9 _ - . : / (got '\(name)')")
         }
         let unit = context.unit
-        guard let at = context.request.value(for: "at") else {
-            throw ProtocolError(.arguments, "ATTACH needs at=<offset> or at=end")
-        }
+        let at = try AttachOptions.at.read(context.request)
         let atEnd = at.lowercased() == "end"
         let offset = atEnd ? document.text.attachmentEnd : try document.utf16Offset(fromWire: at, unit: unit, name: "at")
-        let width = try Wire.double(context.arguments[2], "width", in: Wire.lengthRange, unit: "points")
-        let height = try Wire.double(context.arguments[3], "height", in: Wire.lengthRange, unit: "points")
-        let baseline = try context.arguments.count > 4 ? Wire.double(context.arguments[4], "baseline", in: Wire.offsetRange, unit: "points") : 0
+        let width = try Wire.lengths.read(context.arguments[2], "width")
+        let height = try Wire.lengths.read(context.arguments[3], "height")
+        let baseline = try context.arguments.count > 4 ? Wire.offsets.read(context.arguments[4], "baseline") : 0
         let isNew = !document.attachments.contains { $0.name == name }
         if isNew && document.attachments.count >= Server.maximumAttachmentsPerDocument {
             throw ProtocolError(.tooMany, "a document holds at most \(Server.maximumAttachmentsPerDocument) attachments")
@@ -432,47 +431,21 @@ extension CommandContext {
 }
 
 extension LayoutSpec {
-    /// A spec from VIEW's `key=value` arguments; `ERR NUMBER`/`ERR ARGS` on bad values.
+    /// A spec from VIEW's `key=value` arguments (``ViewOptions``);
+    /// `ERR NUMBER`/`ERR ARGS` on bad values, and for insets that leave
+    /// the text no width.
     init(viewArguments request: Request) throws {
-        guard let widthText = request.value(for: "width") else {
-            throw ProtocolError(.arguments, "VIEW needs width=<points>")
-        }
-        let width = try Wire.double(widthText, "width", in: 0...100_000, unit: "points")
-        guard width > 0 else { throw ProtocolError(.number, "width must be above 0 and at most 100000 points") }
-        let size = try request.value(for: "size").map {
-            try Wire.double($0, "size", in: LayoutSpec.minimumFontSize...LayoutSpec.maximumFontSize, unit: "points")
-        } ?? 17
-        let weight = try request.value(for: "weight").map { try Wire.integer($0, "weight", in: 1...1000) } ?? 400
-        let italic = try Wire.flag(request, "italic")
-        let family = request.value(for: "font") ?? FontSpec.defaultSans.family
-        guard !family.isEmpty, family.count <= 200 else { throw ProtocolError(.arguments, "font must be a family name") }
-
-        let lineHeight: LineHeight
-        switch request.value(for: "line-height") {
-        case nil, "auto": lineHeight = .fontDefault
-        case let text? where text.hasSuffix("x"):
-            let factor = try Wire.double(String(text.dropLast()), "line-height multiple", in: 0...20)
-            guard factor > 0 else { throw ProtocolError(.number, "line-height multiple must be above 0 and at most 20") }
-            lineHeight = .multiple(factor)
-        case let text?:
-            let points = try Wire.double(text, "line-height", in: Wire.lengthRange, unit: "points")
-            guard points > 0 else { throw ProtocolError(.number, "line-height must be above 0 and at most 10000 points") }
-            lineHeight = .absolute(points)
-        }
-        let spacing = try request.value(for: "paragraph-spacing").map { try Wire.double($0, "paragraph-spacing", in: Wire.lengthRange, unit: "points") } ?? 0
-
-        var insets = EdgeInsets.zero
-        if let text = request.value(for: "insets") {
-            let values = try text.split(separator: ",", omittingEmptySubsequences: false).map { try Wire.double(String($0), "insets", in: Wire.lengthRange, unit: "points") }
-            switch values.count {
-            case 1: insets = EdgeInsets(all: values[0])
-            case 2: insets = EdgeInsets(top: values[0], left: values[1], bottom: values[0], right: values[1])
-            case 4: insets = EdgeInsets(top: values[0], left: values[1], bottom: values[2], right: values[3])
-            default: throw ProtocolError(.arguments, "insets takes 1, 2 or 4 numbers: all, vertical,horizontal, or top,left,bottom,right")
-            }
+        let width = try ViewOptions.width.read(request)
+        let insets = try ViewOptions.insets.read(request)
+        guard insets.left + insets.right < width else {
+            throw ProtocolError(.number, "insets leave no room for text: left \(Wire.number(insets.left)) + right \(Wire.number(insets.right)) must be less than the width, \(Wire.number(width)) points")
         }
         self.init(
-            font: FontSpec(family: family, weight: weight, italic: italic), width: width, fontSize: size,
-            lineHeight: lineHeight, paragraphSpacing: spacing, insets: insets)
+            font: FontSpec(
+                family: try ViewOptions.font.read(request) ?? FontSpec.defaultSans.family,
+                weight: try ViewOptions.weight.read(request), italic: try ViewOptions.italic.read(request)),
+            width: width, fontSize: try ViewOptions.size.read(request),
+            lineHeight: try ViewOptions.lineHeight.read(request), paragraphSpacing: try ViewOptions.paragraphSpacing.read(request),
+            insets: insets)
     }
 }

@@ -64,19 +64,12 @@ enum Wire {
     }
 
     /// A number within `range`, or `ERR NUMBER` naming the argument and
-    /// the range: the one place where a numeric argument is read, so that
-    /// nothing downstream (layout, hit-testing, the SVG and wire writers)
-    /// ever sees an infinity, a NaN or a magnitude no screen has.
+    /// the range (see ``NumberRule/read(_:_:)``, the one reader of numeric
+    /// arguments: nothing downstream, layout, hit-testing, the SVG and wire
+    /// writers, ever sees an infinity, a NaN or a magnitude no screen has).
     /// `unit` follows the bounds in the sentence (`ms`, `points`).
     static func double(_ text: String, _ name: String, in range: ClosedRange<Double>, unit: String = "") throws -> Double {
-        let bounds = "from \(number(range.lowerBound)) to \(number(range.upperBound))\(unit.isEmpty ? "" : " " + unit)"
-        guard text.utf8.count <= maximumNumberLength, let value = WireNumber.double(text.utf8) else {
-            throw ProtocolError(.number, "\(name) must be a number \(bounds), not '\(text)'")
-        }
-        guard range.contains(value) else {
-            throw ProtocolError(.number, "\(name) must be \(bounds), not \(text)")
-        }
-        return value
+        try NumberRule(range, unit: unit).read(text, name)
     }
 
     /// The longest number argument, in bytes (PROTOCOL.md, "Values").
@@ -86,37 +79,82 @@ enum Wire {
     /// fast path: nil for anything it would reject, which that full reader
     /// then reports.
     static func double<Bytes: Collection<UInt8>>(_ bytes: Bytes, in range: ClosedRange<Double>) -> Double? {
-        guard bytes.count <= maximumNumberLength, let value = WireNumber.double(bytes), range.contains(value) else { return nil }
-        return value
+        NumberRule(range, unit: "").read(bytes)
     }
 
     /// Where a point may be (TAP, SELECT): far beyond any view, small
     /// enough that every distance computed from it is an exact-enough double.
-    static let coordinateRange: ClosedRange<Double> = -1_000_000_000...1_000_000_000
-    /// Lengths in points (view sizes, insets, attachment boxes, slop).
-    static let lengthRange: ClosedRange<Double> = 0...10_000
+    static let coordinates = NumberRule(-1_000_000_000...1_000_000_000, unit: "points")
+    /// Lengths in points (insets, attachment boxes, slop, spacing).
+    static let lengths = NumberRule(0...10_000, unit: "points")
     /// Offsets in points that may be negative (an attachment's baseline).
-    static let offsetRange: ClosedRange<Double> = -10_000...10_000
+    static let offsets = NumberRule(-10_000...10_000, unit: "points")
 
-    /// A whole number within `range`, or `ERR NUMBER` naming the argument.
+    static var coordinateRange: ClosedRange<Double> { coordinates.range }
+    static var lengthRange: ClosedRange<Double> { lengths.range }
+    static var offsetRange: ClosedRange<Double> { offsets.range }
+
+    /// A whole number within `range`, or `ERR NUMBER` naming the argument
+    /// and the range (`must be 0 or more` for one with no upper bound).
     static func integer(_ text: String, _ name: String, in range: ClosedRange<Int> = 0...Int.max) throws -> Int {
         guard let value = WireNumber.integer(text.utf8) else {
             throw ProtocolError(.number, "\(name) must be a whole number, not '\(text)'")
         }
         guard range.contains(value) else {
-            throw ProtocolError(.number, "\(name) must be from \(range.lowerBound) to \(range.upperBound), not \(value)")
+            throw ProtocolError(.number, "\(name) must be \(bounds(range)), not \(value)")
         }
         return value
+    }
+
+    /// `from 1 to 1000`, `0 or more`, for error sentences.
+    static func bounds(_ range: ClosedRange<Int>) -> String {
+        switch (range.lowerBound, range.upperBound) {
+        case (Int.min, Int.max): return "of any size"
+        case (let lower, Int.max): return "\(lower) or more"
+        case (Int.min, let upper): return "\(upper) or less"
+        case (let lower, let upper): return "from \(lower) to \(upper)"
+        }
+    }
+
+    /// `100 to 900`, `0 or more`, for HELP and PROTOCOL.md.
+    static func documented(_ range: ClosedRange<Int>) -> String {
+        switch (range.lowerBound, range.upperBound) {
+        case (Int.min, Int.max): return "a whole number"
+        case (let lower, Int.max): return "a whole number, \(lower) or more"
+        case (Int.min, let upper): return "a whole number, \(upper) or less"
+        case (let lower, let upper):
+            return "\(NumberRule.grouped(Double(lower))) to \(NumberRule.grouped(Double(upper)))"
+        }
     }
 
     /// The yes/no option `key=` of a request (yes, true, 1 / no, false, 0;
     /// absent is no), or `ERR ARGS` naming it.
     static func flag(_ request: Request, _ key: String) throws -> Bool {
-        switch request.value(for: key)?.lowercased() {
-        case nil, "no", "false", "0": return false
+        try request.value(for: key).map { try flag($0, key) } ?? false
+    }
+
+    /// A yes/no value (yes, true, 1 / no, false, 0, any case), or `ERR ARGS` naming `key`.
+    static func flag(_ text: String, _ key: String) throws -> Bool {
+        switch text.lowercased() {
+        case "no", "false", "0": return false
         case "yes", "true", "1": return true
-        case let other?: throw ProtocolError(.arguments, "\(key) must be yes or no, not '\(other)'")
+        default: throw ProtocolError(.arguments, "\(key) must be yes or no, not '\(text)'")
         }
+    }
+
+    /// One of `choices` (lower-case), matched ignoring case, or `ERR ARGS` naming `key`.
+    static func choice(_ text: String, _ key: String, _ choices: [String]) throws -> String {
+        let lowered = text.lowercased()
+        guard choices.contains(lowered) else {
+            throw ProtocolError(.arguments, "\(key) must be \(orList(choices)), not '\(text)'")
+        }
+        return lowered
+    }
+
+    /// `a, b or c`.
+    static func orList(_ words: [String]) -> String {
+        guard words.count > 1 else { return words.first ?? "" }
+        return words.dropLast().joined(separator: ", ") + " or " + (words.last ?? "")
     }
 
     /// The longest document id, in bytes.

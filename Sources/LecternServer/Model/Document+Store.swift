@@ -30,7 +30,7 @@ extension DocumentContent {
     /// The store's record of this content with these attachments.
     func record(id: String, attachments: [AttachmentRecord]) -> DocumentRecord {
         DocumentRecord(
-            id: id, text: utf8, language: requestedLanguage?.code,
+            id: id, text: utf8, language: requestedLanguage?.tag,
             segmentation: mode.rawValue, attachments: attachments)
     }
 

@@ -14,12 +14,16 @@ struct FormRequest {
     var following: [UInt8] = []
     /// The payload those bytes carry (the RESP form's last element).
     var payload: [UInt8]?
+    /// A request no RESP array says the same way (a payload token before
+    /// the last, which RESP reads as text): sent to the RESP daemon as a line.
+    var isLineOnly = false
 
     init(_ line: String) { self.line = Array(line.utf8) }
-    init(line: [UInt8], following: [UInt8] = [], payload: [UInt8]? = nil) {
+    init(line: [UInt8], following: [UInt8] = [], payload: [UInt8]? = nil, isLineOnly: Bool = false) {
         self.line = line
         self.following = following
         self.payload = payload
+        self.isLineOnly = isLineOnly
     }
 
     var text: String { String(decoding: line, as: UTF8.self) }
@@ -35,6 +39,7 @@ struct FormRequest {
     /// is. A payload for a command that takes none has no RESP form (RESP
     /// has no payloads, only arguments, so its error is another one).
     var respElements: [[UInt8]]? {
+        guard !isLineOnly else { return nil }
         // The daemon reads the line without the CR of its line end.
         let seen = line.last == 0x0D ? line.dropLast() : line[...]
         guard let request = try? RequestParser.parse(seen) else { return nil }
