@@ -53,7 +53,7 @@ import Testing
     @Test func aCommandWithoutOptionsRefusesAnyKey() throws {
         let story = try Story()
         let client = story.client
-        #expect(try client.request("LINES story runs=yes").last?.hasPrefix("ERR ARGS unknown option 'runs' for LINES, which takes none") == true)
+        #expect(try client.request("GET story lines=yes").last?.hasPrefix("ERR ARGS unknown option 'lines' for GET, which takes none") == true)
         #expect(try client.request("PING a=b").last?.hasPrefix("ERR ARGS unknown option 'a' for PING") == true)
         #expect(try client.request("PING \"a=b\"") == [#"OK "a=b""#])
     }
