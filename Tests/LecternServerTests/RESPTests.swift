@@ -51,6 +51,38 @@ import Testing
         #expect(result.output.hasSuffix("ok\n"))
     }
 
+    /// RESP has no quoting: an element shaped `key=value` whose key the
+    /// command does not take is text (a PUT's text, HELLO's token), and one
+    /// that can only have been meant as an option is refused with the
+    /// nearest key, as on a line.
+    @Test func respElementsWithAnEqualsSignAreTextUnlessTheCommandTakesTheKey() throws {
+        let daemon = try Daemon()
+        func resp(_ elements: String...) -> String {
+            "*\(elements.count)\r\n" + elements.map { "$\($0.utf8.count)\r\n\($0)\r\n" }.joined()
+        }
+        let client = try daemon.connect()
+        client.send(resp("PUT", "d", "E=mc² changed it. x=1 is the answer."))
+        #expect(try client.readLine()?.hasPrefix("+PUT id=d ") == true)
+        client.send(resp("GET", "d"))
+        var reply: [String] = []
+        while let line = try client.readLine() {
+            reply.append(line)
+            if line.hasPrefix("E=") { break }
+        }
+        #expect(reply.last == "E=mc² changed it. x=1 is the answer.")
+        let other = try daemon.connect()
+        other.send(resp("PUT", "e", "x=1 is the answer.", "lang=fr"))
+        #expect(try other.readLine()?.hasPrefix("+PUT id=e ") == true)
+        other.send(resp("GET", "e"))
+        var facts = ""
+        while let line = try other.readLine() {
+            if line.contains("lang=") { facts = line; break }
+        }
+        #expect(facts.contains("lang=fr"))
+        other.send(resp("VIEW", "e", "width=200", "sze=30"))
+        #expect(try other.readLine()?.hasPrefix("-ARGS unknown option 'sze' for VIEW; did you mean size=?") == true)
+    }
+
     @Test func inlineAndRESPRequestsAlternateOnOneConnection() throws {
         let daemon = try Daemon()
         let client = try daemon.connect()

@@ -34,6 +34,8 @@ protocol IncomingRequest {
     var positionalCount: Int { get }
     /// How many `key=value` arguments it has, without making them.
     var keyedCount: Int { get }
+    /// A line, or a RESP array (whose elements have no quoting).
+    var framing: Request.Framing { get }
     /// Calls `body` with the key of each `key=value` argument, in order,
     /// as bytes (no String made for a plain line).
     func forEachOptionKey(_ body: (UnsafeBufferPointer<UInt8>) throws -> Void) rethrows
@@ -334,6 +336,30 @@ struct Command {
         }
     }
 
+    /// Over RESP, `request` with every `key=value` element whose key this
+    /// command does not take made positional text again (RESP has no
+    /// quoting, so `PUT d "E=mc² changed it."` from a Redis client is the
+    /// text, not an option `E`); nil when every key is one it takes.
+    ///
+    /// - Throws: the unknown-option error (with its did-you-mean) when the
+    ///   elements made text are more than the command's arity allows: then
+    ///   the element was meant as an option, as `VIEW d width=200 sze=30`.
+    fileprivate func respElementsAsText<Incoming: IncomingRequest>(of request: Incoming) throws -> Request? {
+        var unknown: String?
+        request.forEachOptionKey { key in
+            if unknown == nil, optionIndex(of: key) == nil { unknown = String(decoding: key, as: UTF8.self) }
+        }
+        guard let unknown else { return nil }
+        var reread = request.parsed()
+        for index in reread.arguments.indices {
+            let argument = reread.arguments[index]
+            guard let key = argument.key, !optionKeys.contains(where: { $0.elementsEqual(key.utf8) }) else { continue }
+            reread.arguments[index] = Argument(value: key + "=" + argument.value, quoted: true)
+        }
+        if let maximum = maximumArguments, reread.positionalCount > maximum { throw unknownOption(unknown) }
+        return reread
+    }
+
     /// `ARGS` for a key this command does not take, suggesting the nearest it does.
     private func unknownOption(_ key: String) -> ProtocolError {
         let shown = key.count > 40 ? String(key.prefix(40)) + "…" : key
@@ -579,6 +605,16 @@ struct CommandTable {
         let count = request.positionalCount
         if count < gate.minimumArguments || count > gate.maximumArguments { throw commands[index].arityError(count: count) }
         if request.keyedCount > 0 || gate.hasRequiredOptions { try commands[index].checkOptions(of: request) }
+    }
+
+    /// Over RESP, `request` re-read with the `key=value` elements whose key
+    /// the command at `index` does not take as positional text (see
+    /// ``Command/respElementsAsText(of:)``); nil when it stands as it is.
+    /// Only for a connection the command may run on, so that `NOAUTH`
+    /// still comes first.
+    func respRereading<Incoming: IncomingRequest>(_ request: Incoming, for index: Int, isAuthenticated: Bool) throws -> Request? {
+        guard request.framing == .resp, request.keyedCount > 0, isAuthenticated || gates[index].allowedBeforeAuth else { return nil }
+        return try commands[index].respElementsAsText(of: request)
     }
 
     /// Reads the arguments of `request` (admitted) and runs the handler of

@@ -40,8 +40,16 @@ extension Server {
         do {
             let index = try commands.index(for: request)
             command = index
-            try commands.admit(request, to: index, isAuthenticated: connection.session.isAuthenticated)
-            switch try commands.perform(index, request, on: connection, server: self) {
+            let isAuthenticated = connection.session.isAuthenticated
+            let outcome: CommandOutcome
+            if let reread = try commands.respRereading(request, for: index, isAuthenticated: isAuthenticated) {
+                try commands.admit(reread, to: index, isAuthenticated: isAuthenticated)
+                outcome = try commands.perform(index, reread, on: connection, server: self)
+            } else {
+                try commands.admit(request, to: index, isAuthenticated: isAuthenticated)
+                outcome = try commands.perform(index, request, on: connection, server: self)
+            }
+            switch outcome {
             case .reply(let reply): connection.reply(reply, tag: request.replyTag)
             case .sent: break
             case .deferred: end = .deferred
