@@ -100,14 +100,7 @@ public final class ShapedText: Sendable {
     public func graphemeIndex(containing offset: Int) -> Int {
         if offset <= 0 { return 0 }
         if offset >= text.count { return graphemeCount }
-        var low = 0
-        var high = graphemeCount // invariant: starts[low] <= offset < starts[high]
-        let target = Int32(offset)
-        while high - low > 1 {
-            let mid = (low + high) / 2
-            if graphemeStarts[mid] <= target { low = mid } else { high = mid }
-        }
-        return low
+        return graphemeStarts.prefix(graphemeCount).lastIndex(whereKeyIsAtMost: Int32(offset)) { $0 }
     }
 
     /// The offset rounded down to a grapheme boundary (clamped to the text).
@@ -119,13 +112,7 @@ public final class ShapedText: Sendable {
     /// Index of the run containing grapheme `index`.
     /// - Complexity: O(log runs).
     func runIndex(containingGrapheme index: Int) -> Int {
-        var low = 0
-        var high = runs.count
-        while high - low > 1 {
-            let mid = (low + high) / 2
-            if runs[mid].graphemes.lowerBound <= index { low = mid } else { high = mid }
-        }
-        return low
+        runs.lastIndex(whereKeyIsAtMost: index) { $0.graphemes.lowerBound }
     }
 
     /// BiDi level of grapheme `index` (0 when the text is all left-to-right).

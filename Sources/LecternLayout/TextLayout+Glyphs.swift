@@ -137,12 +137,7 @@ extension TextLayout {
     /// a grapheme); the last line for `graphemeCount`.
     /// - Complexity: O(log lines).
     func lineIndex(ofGrapheme index: Int) -> Int {
-        var low = 0
-        var high = lines.count
-        while high - low > 1 {
-            let mid = (low + high) / 2
-            if lines[mid].graphemes.lowerBound <= index { low = mid } else { high = mid }
-        }
+        var low = lines.lastIndex(whereKeyIsAtMost: index) { $0.graphemes.lowerBound }
         // Empty lines starting at `index` come before the one holding it.
         while low + 1 < lines.count, !lines[low].graphemes.contains(index),
               lines[low + 1].graphemes.lowerBound <= index { low += 1 }

@@ -106,12 +106,7 @@ public final class TextLayout: Sendable {
     /// start belongs to that line (downstream affinity), the text's end to the last line.
     /// - Complexity: O(log lines).
     public func lineIndex(containing offset: Int) -> Int {
-        var low = 0
-        var high = lines.count
-        while high - low > 1 {
-            let mid = (low + high) / 2
-            if lines[mid].textRange.lowerBound <= offset { low = mid } else { high = mid }
-        }
+        var low = lines.lastIndex(whereKeyIsAtMost: offset) { $0.textRange.lowerBound }
         // Attachment-only lines share their start with the next line: an
         // offset exactly there belongs to the first of them (carets sit before attachments).
         while low > 0, lines[low].textRange.lowerBound == offset, lines[low - 1].textRange.isEmpty,
