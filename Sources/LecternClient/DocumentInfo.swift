@@ -1,7 +1,7 @@
 // DocumentInfo.swift: a document's facts, as PUT, GET and LIST report them.
 
 /// A document's facts: `id=intro revision=1 bytes=48 length=48 sentences=2
-/// paragraphs=1 lang=en mode=reader attachments=0`.
+/// paragraphs=1 lang=pt-BR rules=pt mode=reader attachments=0`.
 public struct DocumentInfo: Hashable, Sendable {
     /// The document id.
     public var id: String
@@ -15,8 +15,14 @@ public struct DocumentInfo: Hashable, Sendable {
     public var sentences: Int
     /// Number of paragraphs.
     public var paragraphs: Int
-    /// The language code whose rules apply (given, or detected).
+    /// The language: the BCP 47 tag given (in canonical case, `pt-BR`), or
+    /// the code detected from the script.
     public var language: String
+    /// Which sentence rules apply: the language's primary subtag when
+    /// Lectern has rules for it (`pt` for `pt-BR`), `generic` when it has
+    /// none, `uax29` with ``SegmentationMode/uax29``. Nil from a daemon
+    /// older than the field.
+    public var rules: String?
     /// How the text is split into sentences.
     public var mode: SegmentationMode
     /// Number of inline attachments.
@@ -30,6 +36,7 @@ public struct DocumentInfo: Hashable, Sendable {
         sentences = try fields.int("sentences")
         paragraphs = try fields.int("paragraphs")
         language = try fields.string("lang")
+        rules = try fields.optional(fields.string, "rules")
         mode = try fields.word("mode", as: SegmentationMode.self)
         attachments = try fields.int("attachments")
     }

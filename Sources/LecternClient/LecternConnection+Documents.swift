@@ -7,9 +7,11 @@ extension LecternConnection {
     ///
     /// - Parameters:
     ///   - id: 1 to 128 characters of `A–Z a–z 0–9 _ - . : /`.
-    ///   - language: a language code (`en`, `ko`, `pt-BR`); default: detected from the script.
+    ///   - language: a BCP 47 language tag (`en`, `ko`, `pt-BR`, `zh-Hant-TW`) with a
+    ///     primary subtag ICU knows; ``DocumentInfo/rules`` says which rules it gets.
+    ///     Default: detected from the script.
     ///   - mode: sentence splitting; default ``SegmentationMode/reader``.
-    /// - Throws: ``LecternErrorCode/arguments``, ``LecternErrorCode/payloadTooLarge``, ``LecternErrorCode/tooMany``.
+    /// - Throws: ``LecternErrorCode/arguments`` (a bad id or language tag), ``LecternErrorCode/payloadTooLarge``, ``LecternErrorCode/tooMany``.
     @discardableResult
     public func put(_ id: String, text: String, language: String? = nil, mode: SegmentationMode? = nil) async throws -> DocumentInfo {
         try await put(id, bytes: Array(text.utf8), language: language, mode: mode)

@@ -24,6 +24,21 @@ extension LecternConnection {
         return try await request(line).dataFields().map(Line.init)
     }
 
+    /// The view's line table with the runs of each line (``Line/runs``) and
+    /// the fonts they are drawn in (`LINES id runs=yes`): the family, file
+    /// and face index of the requested font and of every fallback font that
+    /// drew part of the text, so that a client drawing the text itself uses
+    /// the same fonts at the same places. Run ranges are in the connection's unit.
+    ///
+    /// - Throws: ``LecternErrorCode/noDocument``, ``LecternErrorCode/noView``,
+    ///   ``LecternError/malformedReply(_:)`` from a daemon that does not report runs.
+    public func lineRuns(of id: String) async throws -> LineRuns {
+        var line = RequestLine("LINES")
+        line.word(id)
+        line.option("runs", "yes")
+        return try LineRuns(try await request(line))
+    }
+
     /// What is under `point` in the view: a sentence with its highlight, an
     /// inline attachment, or a miss. A point farther than `slop` points
     /// (default 0) from the text misses. Watchers see a hit as

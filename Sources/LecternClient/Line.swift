@@ -22,6 +22,10 @@ public struct Line: Hashable, Sendable {
     /// The x of every grapheme boundary of the line, in text order, so a
     /// client drawing the same text can place carets as the daemon does.
     public var carets: [Double]
+    /// The parts of its visible text drawn in one font, in text order:
+    /// filled in by ``LecternConnection/lineRuns(of:)``, empty from
+    /// ``LecternConnection/lines(of:)``.
+    public var runs: [LineRun] = []
 
     init(_ fields: ReplyFields) throws {
         guard try fields.word(at: 0) == "line" else { throw fields.malformed("not a line") }

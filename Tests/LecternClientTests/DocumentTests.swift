@@ -50,6 +50,29 @@ import Testing
         #expect(second.sentences == 3)
     }
 
+    /// `language` is the BCP 47 tag as given, in canonical case, and
+    /// `rules` says which sentence rules apply; PUT, GET and LIST agree.
+    @Test func languageTagsReportWhichRulesApply() async throws {
+        let daemon = try LiveDaemon()
+        let lectern = try await daemon.connect()
+        let brazilian = try await lectern.put("br", text: "Olá. Tudo bem?", language: "PT-br")
+        #expect(brazilian.language == "pt-BR")
+        #expect(brazilian.rules == "pt")
+        let uax29 = try await lectern.put("u", text: "Dr. Smith arrived. He left.", mode: .uax29)
+        #expect(uax29.rules == "uax29")
+        let hawaiian = try await lectern.put("h", text: "Aloha.", language: "haw")
+        #expect(hawaiian.language == "haw")
+        #expect(hawaiian.rules == "generic")
+        #expect(try await lectern.get("br").info == brazilian)
+        #expect(try await lectern.list().map(\.rules) == ["pt", "generic", "uax29"])
+        do {
+            try await lectern.put("x", text: "Hi.", language: "xx-bogus")
+            Issue.record("xx is not a language")
+        } catch let error as LecternError {
+            #expect(error.code == .arguments)
+        }
+    }
+
     @Test func sentencesArePagedAndTyped() async throws {
         let daemon = try LiveDaemon()
         let lectern = try await daemon.connect()

@@ -19,3 +19,17 @@ func readmeSnippet() async throws {
     }
     // README-END
 }
+
+/// The "Drawing it yourself" bullet's names, compiled.
+func readmeRunsSnippet(_ lectern: LecternConnection) async throws {
+    let text = try await lectern.get("intro").text
+    let layout = try await lectern.lineRuns(of: "intro")
+    for line in layout.lines {
+        for run in line.runs {
+            let face = layout.fonts[run.font]
+            let characters = text.range(run.range, in: lectern.units).map { text[$0] }
+            print(face.family, face.file, face.faceIndex, characters ?? "", run.size, run.direction, run.x, line.baseline)
+        }
+    }
+    print(try await lectern.get("intro").info.rules ?? "generic")
+}

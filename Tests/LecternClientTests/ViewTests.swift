@@ -1,5 +1,6 @@
 // ViewTests.swift: VIEW, LINES, TAP, RECTS, CARET, ATTACH, DETACH, against a live daemon.
 
+import Foundation
 import Testing
 @testable import LecternClient
 
@@ -58,6 +59,79 @@ import Testing
         #expect(lines[0].baseline == 15.78)
         #expect(lines[0].carets.count == 24)
         #expect(lines[0].carets.last == 188.49)
+    }
+
+    /// Korean and Latin (and Arabic) text in DejaVu Sans: `lineRuns(of:)`
+    /// names NanumGothic for the Hangul and DejaVu Sans for the Latin, with
+    /// font files that exist; each line's runs sit side by side, fill its
+    /// width, and cover its visible text in text order; ranges are in the
+    /// connection's unit. The lines are those `lines(of:)` gives.
+    @Test(arguments: [OffsetUnit.utf16, .utf8])
+    func lineRunsNameTheFontThatDrawsEachPartOfALine(units: OffsetUnit) async throws {
+        let daemon = try LiveDaemon()
+        let lectern = try await daemon.connect()
+        try await lectern.hello(units: units)
+        let text = "Hi 안녕 there. 오늘은 날씨가 좋아서 we walked to the park together.\nمرحبا بالعالم and more."
+        try await lectern.put("mixed", text: text)
+        let view = try await lectern.view("mixed", ViewOptions(width: 200, size: 17, font: "DejaVu Sans"))
+        let layout = try await lectern.lineRuns(of: "mixed")
+
+        #expect(layout.fonts.map(\.family) == view.fonts)
+        #expect(Set(layout.fonts.map(\.family)) == ["DejaVu Sans", "NanumGothic"])
+        #expect(layout.fonts.filter(\.primary).map(\.family) == ["DejaVu Sans"])
+        for face in layout.fonts {
+            #expect(FileManager.default.fileExists(atPath: face.file), "\(face.family): \(face.file)")
+            #expect(face.faceIndex >= 0)
+            #expect(face.graphemes > 0)
+        }
+        let plain = try await lectern.lines(of: "mixed")
+        #expect(layout.lines.map { line in var line = line; line.runs = []; return line } == plain)
+        #expect(layout.lines.count == view.lines)
+
+        // The first line starts as PROTOCOL.md's example: "Hi " in DejaVu Sans, "안녕 " in NanumGothic.
+        let first = try #require(layout.lines.first?.runs.prefix(2))
+        #expect(first.map(\.range) == (units == .utf8 ? [0..<3, 3..<10] : [0..<3, 3..<6]))
+        #expect(first.map { layout.fonts[$0.font].family } == ["DejaVu Sans", "NanumGothic"])
+
+        for line in layout.lines {
+            let lineText = String(text[try #require(text.range(line.range, in: units))])
+            let visible = lineText.replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression)
+            let visibleEnd = line.range.lowerBound + (units == .utf8 ? visible.utf8.count : visible.utf16.count)
+            // Text order: one after the other, from the line's start to its last visible character.
+            #expect(line.runs.first?.range.lowerBound == line.range.lowerBound)
+            #expect(zip(line.runs, line.runs.dropFirst()).allSatisfy { $0.range.upperBound == $1.range.lowerBound })
+            #expect(line.runs.last?.range.upperBound == visibleEnd, "line \(line.number): \(lineText)")
+            // Side by side (in x order, which right-to-left runs reverse), filling the line's width.
+            let byX = line.runs.sorted { $0.x < $1.x }
+            for (left, right) in zip(byX, byX.dropFirst()) { #expect(abs(left.x + left.width - right.x) < 0.02) }
+            #expect(abs((byX.first?.x ?? .nan) - line.x) < 0.02)
+            #expect(abs((byX.last.map { $0.x + $0.width } ?? .nan) - (line.x + line.width)) < 0.02)
+            for run in line.runs {
+                #expect(run.line == line.number)
+                #expect(run.size == 17)
+                let scalars = String(text[try #require(text.range(run.range, in: units))]).unicodeScalars
+                let family = layout.fonts[run.font].family
+                if scalars.contains(where: { (0xAC00...0xD7A3).contains($0.value) }) { #expect(family == "NanumGothic") }
+                if scalars.contains(where: { $0.isASCII && $0.properties.isAlphabetic }) {
+                    #expect(family == "DejaVu Sans")
+                    #expect(run.direction == .ltr)
+                }
+                if scalars.contains(where: { (0x0600...0x06FF).contains($0.value) }) { #expect(run.direction == .rtl) }
+            }
+        }
+        #expect(layout.lines.flatMap(\.runs).contains { $0.direction == .rtl })
+    }
+
+    @Test func lineRunsNeedAView() async throws {
+        let daemon = try LiveDaemon()
+        let lectern = try await daemon.connect()
+        try await lectern.put("plain", text: "No view here.")
+        do {
+            _ = try await lectern.lineRuns(of: "plain")
+            Issue.record("a document without a view has no runs")
+        } catch let error as LecternError {
+            #expect(error.code == .noView)
+        }
     }
 
     @Test func tapHitsMissesAndFindsAttachments() async throws {

@@ -48,6 +48,53 @@ import Testing
         if case .ok(let reply) = out[4] { #expect(reply.tag == "@6" && reply.text.isEmpty) } else { Issue.record("expected @6 OK") }
     }
 
+    static let runsReply = Reply(tag: nil, text: "LINES 1 runs=2 fonts=2", data: [
+        .text(#"font 0 family="DejaVu Sans" file="/f/DejaVuSans.ttf" index=0 graphemes=9 primary=yes"#),
+        .text(#"font 1 family="Noto Sans CJK" file="/f/NotoSansCJK.ttc" index=2 graphemes=3 primary=no"#),
+        .text("line 0 range=0..7 top=0 baseline=18.56 height=23.28 x=0 width=70 paragraph=0 carets=0,10,20,30,40,50,60,70"),
+        .text("run 0 range=0..3 font=0 size=20 x=40 width=30 direction=rtl"),
+        .text("run 0 range=3..7 font=1 size=20 x=0 width=40 direction=ltr"),
+    ])
+
+    @Test func lineRunsAreReadInOrder() throws {
+        let layout = try LineRuns(Self.runsReply)
+        #expect(layout.fonts.map(\.family) == ["DejaVu Sans", "Noto Sans CJK"])
+        #expect(layout.fonts[1].faceIndex == 2)
+        #expect(layout.fonts.map(\.primary) == [true, false])
+        #expect(layout.lines.count == 1)
+        #expect(layout.lines[0].runs.map(\.range) == [0..<3, 3..<7])
+        #expect(layout.lines[0].runs.map(\.direction) == [.rtl, .ltr])
+        let run = layout.lines[0].runs[1]
+        #expect(run.line == 0 && run.font == 1 && run.size == 20 && run.x == 0 && run.width == 40)
+    }
+
+    /// A reply that does not hold together is malformed, never a trap: runs
+    /// from a daemon that ignores `runs=`, a run in an unlisted font, a run
+    /// before its line, counts that differ from the data lines.
+    @Test func lineRunsThatDoNotHoldTogetherAreMalformed() throws {
+        var plain = Self.runsReply
+        plain.text = "LINES 1"
+        plain.data = [plain.data[2]]
+        var unlisted = Self.runsReply
+        unlisted.data[3] = .text("run 0 range=0..3 font=2 size=20 x=40 width=30 direction=rtl")
+        var orphan = Self.runsReply
+        orphan.data.swapAt(2, 3)
+        var miscounted = Self.runsReply
+        miscounted.text = "LINES 1 runs=3 fonts=2"
+        var direction = Self.runsReply
+        direction.data[4] = .text("run 0 range=3..7 font=1 size=20 x=0 width=40 direction=up")
+        for reply in [plain, unlisted, orphan, miscounted, direction] {
+            #expect(throws: LecternError.self) { _ = try LineRuns(reply) }
+        }
+    }
+
+    /// A daemon older than `rules=` sends none: the SDK reads nil.
+    @Test func documentInfoWithoutRulesIsRead() throws {
+        let info = try DocumentInfo(try ReplyFields("id=a revision=1 bytes=4 length=4 sentences=1 paragraphs=1 lang=en mode=reader attachments=0"))
+        #expect(info.rules == nil)
+        #expect(info.language == "en")
+    }
+
     @Test func anUnknownLineIsMalformed() {
         var reader = ReplyReader(maximumLineLength: 100)
         Array("HELLO?\r\n".utf8).withUnsafeBytes { reader.append($0) }
