@@ -3,6 +3,7 @@
 
 import Foundation
 import LecternProtocol
+@testable import LecternServer
 
 /// One request as a client may send it: the request line (untagged) and,
 /// for a literal or heredoc, the exact bytes that follow the line and the
@@ -28,12 +29,16 @@ struct FormRequest {
 
     var text: String { String(decoding: line, as: UTF8.self) }
 
+    /// The daemon's command table, for which keys RESP reads as options.
+    private static let commands = CommandTable(Server.allCommands)
+
     /// The RESP array's elements: the line split the way the protocol does
     /// (``RequestParser``), quotes removed and escapes resolved, `key=value`
     /// as one element, and the payload last. Nil when the line does not
-    /// parse, or when a quoted positional argument has the shape of
-    /// `key=value` (a RESP element of that shape is read as key=value, so no
-    /// RESP array means the same).
+    /// parse, or when RESP reads an argument otherwise: a quoted positional
+    /// argument of the shape `key=value` whose key is one of the command's
+    /// options (RESP reads it as that option), or a `key=value` whose key
+    /// is not (RESP reads it as text, as a line reads it quoted).
     ///
     /// A payload's marker (`{N}`, `<<WORD`) is not an element: the payload
     /// is. A payload for a command that takes none has no RESP form (RESP
@@ -52,14 +57,16 @@ struct FormRequest {
         {
             return nil  // a payload marker the daemon refuses (`{12x}`): no RESP array says that
         }
+        let optionKeys = Set(Self.commands.command(named: request.command)?.options.map(\.key) ?? [])
         var elements = [Array(request.command.utf8)]
         for argument in arguments {
             if let key = argument.key {
+                guard optionKeys.contains(key) else { return nil }
                 elements.append(Array("\(key)=\(argument.value)".utf8))
             } else {
                 if argument.quoted, let equals = argument.value.firstIndex(of: "="),
                     argument.value[..<equals].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }),
-                    equals != argument.value.startIndex
+                    equals != argument.value.startIndex, optionKeys.contains(String(argument.value[..<equals]))
                 {
                     return nil
                 }
