@@ -32,12 +32,19 @@ enum KoreanEndings {
         switch last {
         case 0xB2E4: // 다, but not 바다 (sea), 마다 (every), 보다 (than), 죄다 (all)
             return before != 0xBC14 && before != 0xB9C8 && before != 0xBCF4 && before != 0xC8C4
-        case 0xC694: // 요, but not the nouns 필요, 중요, 주요 …
-            return !nounsEndingInYo.contains(before)
-        case 0xC8E0, 0xB124, 0xB0D0, 0xD568, 0xB428, 0xC148: // 죠 네 냐 함 됨 셈
+        case 0xC694: // 요, but not the nouns 필요, 중요, 주요 …, nor -이요, the
+            // copula's enumerating form ("A의 자화상이요 B의 …": "is A, and").
+            return !nounsEndingInYo.contains(before) && before != 0xC774
+        case 0xB124: // 네 (했네, 좋네), but not the noun 동네 (neighbourhood)
+            return before != 0xB3D9
+        case 0xC8E0, 0xB0D0, 0xD568, 0xB428, 0xC148: // 죠 냐 함 됨 셈
             return true
-        case 0xB4EF: // 듯 (가는듯), but not 불현듯
-            return before != 0xD604
+        case 0xB4EF: // 듯: final only after an adnominal ending, where it is
+            // 듯하다 cut short (가는듯, 한듯, 할듯, 하던듯); after a bare stem
+            // it is the connective "as if" (부리듯), and 이렇듯, 그렇듯,
+            // 불현듯 are adverbs.
+            let coda = jongseong(before)
+            return (coda == 4 || coda == 8 || before == 0xB358) && before != 0xD604
         case 0xC6A9, 0xC720, 0xC96C: // 용 유 쥬 (dialect and cute 요), after a verb stem only
             return verbStemsBeforeYu.contains(before)
         case 0xAE4C: // 까: 할까, 일까; after 니 only 습니까 / ㅂ니까 (하니까 is "because")
@@ -51,8 +58,12 @@ enum KoreanEndings {
             return stemsBeforeYa.contains(before)
         case 0xC784: // 임 (것임, 맛집임), but not the nouns 게임, 모임, 타임
             return before != 0xAC8C && before != 0xBAA8 && before != 0xD0C0
-        case 0xC9C0: // 지 (큰일났지, 알겠지), but not 까지 (until) or 인지 (whether)
-            return before != 0xAE4C && before != 0xC778
+        case 0xC9C0: // 지: final after a past or future stem (큰일났지, 알겠지,
+            // 있지), in 그렇지/이렇지, and in the southern-dialect past 붓지
+            // (떨어졌붓지, 버렸지 cut short). Everywhere else -지 is a connective
+            // (떠나지 못한, 받지 않는: the negative auxiliary follows) or the
+            // word is a noun (가지, 잡지, 식민지, 이미지) or 까지, 인지, 든지.
+            return jongseong(before) == 20 || before == 0xB807 || before == 0xBD93
         case 0xC74C: // 음 after a past or existential stem (했음, 없음), not 마음, 다음
             return jongseong(before) == 20 || before == 0xC5C6 || before == 0xC788
         default:
@@ -79,6 +90,50 @@ enum KoreanEndings {
         for prefix in continuations where matches(prefix, whole: false) { return true }
         for word in wholeWordContinuations where matches(word, whole: true) { return true }
         return false
+    }
+
+    /// Whether a word that ``endsSentence(_:word:)`` accepts is as often a
+    /// mid-sentence form, so that it ends a sentence only where the text
+    /// does not punctuate (``ParagraphScan/koreanEnding(at:_:)``):
+    /// - -다 on a bare stem (태우다, 시달리다, 강조하다): the dictionary form
+    ///   or -다가 cut short ("태우다 (가)"); tense and style markers (했다,
+    ///   한다, 합니다, 것이다, 좋다 after a consonant) are not ambiguous.
+    /// - 요 after a noun (선배요, 상처요: listing "is A, and …"), that is
+    ///   after a syllable that is no verb ending (-어요, -세요, -네요 …).
+    /// - -ㄹ까 (받을까, 않을까, 할까): as often an embedded question before
+    ///   싶다, 하다, 걱정이다 as a question of its own.
+    static func isAmbiguous(_ text: UnsafeBufferPointer<UInt16>, word: Range<Int>) -> Bool {
+        guard word.count >= 2 else { return false }
+        let last = text[word.upperBound - 1]
+        let before = text[word.upperBound - 2]
+        switch last {
+        case 0xB2E4: // 다
+            return jongseong(before) == 0 && before != 0xB2C8 && before != 0xC774 // 니 이
+        case 0xC694: // 요
+            return !verbEndingsBeforeYo.contains(before)
+        case 0xAE4C: // 까
+            return jongseong(before) == 8
+        default:
+            return false
+        }
+    }
+
+    /// Syllables that end a verb before a polite 요: 아 어 여 해 와 워 봐 줘
+    /// 져 려 러 래 대 세 네 데 게 고 구 예 에 되 돼 라 자 지 까 나 가 니 든 걸
+    /// 군 서 도 죠 야 용.
+    private static let verbEndingsBeforeYo: [UInt16] = Array(
+        "아어여해와워봐줘져려러래대세네데게고구예에되돼라자지까나가니든걸군서도죠야용".utf16)
+
+    /// Whether the word at `start` is a negative auxiliary (못하다, 않다,
+    /// 말다, 아니하다): after a word in -지 it completes the verb
+    /// (받지 못한다, 했지 않니), so the -지 is a connective, not an end.
+    static func startsNegativeAuxiliary(_ text: UnsafeBufferPointer<UInt16>, at start: Int, limit: Int) -> Bool {
+        guard start < limit else { return false }
+        switch text[start] {
+        case 0xBABB, 0xC54A, 0xB9D0, 0xB9C8: return true // 못 않 말 마
+        case 0xC544: return start + 1 < limit && text[start + 1] == 0xB2C8 // 아니
+        default: return false
+        }
     }
 
     /// Whether a syllable can end a sentence-final word at all: the quick

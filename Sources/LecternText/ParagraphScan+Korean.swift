@@ -2,15 +2,24 @@
 
 extension ParagraphScan {
     /// At white space `s`: does the Hangul word before it end a sentence?
+    ///
+    /// Text that punctuates its sentences must not be split where the
+    /// punctuation does not split it: an ending that is also a common
+    /// mid-sentence form (``KoreanEndings/isAmbiguous(_:word:)``: 태우다 for
+    /// -다가, 선배요 listing, 받을까 before 싶다) splits only where no
+    /// sentence terminator follows in the paragraph, that is in writing
+    /// that has stopped punctuating. The distinctive endings (했다, 합니다,
+    /// 것이다, 맛있음) split everywhere, as informal writing mixes both.
     mutating func koreanEnding(at s: Int, _ body: (Int) -> Void) -> Int {
         var next = s
         while next < end, CharacterClass.isWhiteSpace(text[next]) { next += 1 }
         // Decorations standing alone ("됨 ㅇㅇ 그런") stay with the word before.
         next = afterTrailers(from: next)
         guard next < end else { return end }
-        guard koreanWordEnds(before: s),
+        guard koreanWordEnds(before: s, ambiguousToo: s >= lastTerminator),
               CharacterClass.isHangulSyllable(text[next]) || startsListItem(at: next),
               !KoreanEndings.continuesClause(text, at: next, limit: end, flags: flags),
+              !(text[s - 1] == 0xC9C0 && KoreanEndings.startsNegativeAuxiliary(text, at: next, limit: end)),
               !embedded(terminator: s - 1, afterClosers: s)
         else { return next }
         emit(next, body)
@@ -19,7 +28,9 @@ extension ParagraphScan {
 
     /// Whether the Hangul word that ends at `wordEnd` (before trailing
     /// decorations and one decoration-only word) ends a sentence.
-    func koreanWordEnds(before wordEnd: Int) -> Bool {
+    /// `ambiguousToo` says whether an ambiguous ending counts (see
+    /// ``koreanEnding(at:_:)``).
+    func koreanWordEnds(before wordEnd: Int, ambiguousToo: Bool = true) -> Bool {
         var wordEnd = wordEnd
         var laughter = 0
         for _ in 0..<2 {
@@ -35,7 +46,9 @@ extension ParagraphScan {
         }
         let word = hangulWord(endingAt: wordEnd)
         guard !word.isEmpty else { return false }
-        return laughter >= 2 || KoreanEndings.endsSentence(text, word: word)
+        if laughter >= 2 { return true }
+        return KoreanEndings.endsSentence(text, word: word)
+            && (ambiguousToo || !KoreanEndings.isAmbiguous(text, word: word))
     }
 
     /// The whole Hangul word that ends at `wordEnd`, or an empty range when

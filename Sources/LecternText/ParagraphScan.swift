@@ -18,6 +18,11 @@ struct ParagraphScan {
     var nextListItem = 0
     var sentenceStart: Int
     var lastEmitted: Int
+    /// Where the paragraph's last sentence terminator is (`start` when it
+    /// has none), for Korean only: the ambiguous endings split only after
+    /// it (see ``ParagraphScan/koreanEnding(at:_:)``). Found by one
+    /// backward scan, which stops at the first terminator from the end.
+    let lastTerminator: Int
 
     init(text: UnsafeBufferPointer<UInt16>, flags: UnsafeBufferPointer<UInt8>, range: Range<Int>, rules: LanguageRules) {
         self.text = text
@@ -28,6 +33,11 @@ struct ParagraphScan {
         listStarts = ListMarkers.itemStarts(in: text, range: range)
         sentenceStart = start
         lastEmitted = start
+        var last = range.upperBound
+        if rules.koreanEndings {
+            while last > range.lowerBound, flags[Int(text[last - 1])] & UnitClassTable.terminator == 0 { last -= 1 }
+        }
+        lastTerminator = last
     }
 
     mutating func run(_ body: (Int) -> Void) {
