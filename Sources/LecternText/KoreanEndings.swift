@@ -124,6 +124,25 @@ enum KoreanEndings {
     private static let verbEndingsBeforeYo: [UInt16] = Array(
         "아어여해와워봐줘져려러래대세네데게고구예에되돼라자지까나가니든걸군서도죠야용".utf16)
 
+    /// Whether the word at `start` is a verb in a connective ending (나오니까,
+    /// 갔더니, 웃으면서) that links it to the clause before, read after -다
+    /// as -다가 ("들어갔다 나오니까": went in, and on coming out). The
+    /// demonstrative verbs (그러니까, 이러면서, 그렇더니, 그래서 …) begin
+    /// sentences as conjunctions and are not counted.
+    static func isConnectiveVerb(_ text: UnsafeBufferPointer<UInt16>, at start: Int, limit: Int) -> Bool {
+        var end = start
+        while end < limit, CharacterClass.isHangulSyllable(text[end]) { end += 1 }
+        guard end - start >= 3, end == limit || CharacterClass.isWhiteSpace(text[end]) else { return false }
+        switch text[start] {
+        case 0xADF8, 0xC774, 0xC800: // 그 이 저: 그러니까, 이러더니, 저러면서
+            let second = text[start + 1]
+            if second == 0xB7EC || second == 0xB807 || second == 0xB798 { return false } // 러 렇 래
+        default: break
+        }
+        let ending = (text[end - 2], text[end - 1])
+        return ending == (0xB2C8, 0xAE4C) || ending == (0xB354, 0xB2C8) || ending == (0xBA74, 0xC11C) // 니까 더니 면서
+    }
+
     /// Whether the word at `start` is a negative auxiliary (못하다, 않다,
     /// 말다, 아니하다): after a word in -지 it completes the verb
     /// (받지 못한다, 했지 않니), so the -지 is a connective, not an end.

@@ -20,6 +20,10 @@ extension ParagraphScan {
               CharacterClass.isHangulSyllable(text[next]) || startsListItem(at: next),
               !KoreanEndings.continuesClause(text, at: next, limit: end, flags: flags),
               !(text[s - 1] == 0xC9C0 && KoreanEndings.startsNegativeAuxiliary(text, at: next, limit: end)),
+              // "들어갔다 나오니까": in punctuated text, -다 before a verb in
+              // -니까/-더니/-면서 is -다가 (and then), not an end.
+              !(s < lastTerminator && text[s - 1] == 0xB2E4
+                  && KoreanEndings.isConnectiveVerb(text, at: next, limit: end)),
               !embedded(terminator: s - 1, afterClosers: s)
         else { return next }
         emit(next, body)
