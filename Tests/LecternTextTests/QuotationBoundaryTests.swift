@@ -121,3 +121,13 @@ func plausibleParentheticalStaysWhole(_ code: String, _ text: String) {
 @Test func japaneseQuotationStaysWhole() {
     #expect(sentences("彼は「こんにちは。元気？」と言った。次に行った。", "ja") == ["彼は「こんにちは。元気？」と言った。", "次に行った。"])
 }
+
+/// Typewriter quotes (``so'') and nested straight quotes close as a run.
+@Test(arguments: [
+    ("de", ["Er nannte es ``vorbildlich''.", "Dann ging er."]),
+    ("en", ["He said \"it was 'fine'\".", "Then he left."]),
+    ("fr", ["Il a dit ``bien''.", "Puis il est parti."]),
+])
+func runOfClosingQuotesEndsSentence(_ code: String, _ expected: [String]) {
+    #expect(sentences(expected.joined(separator: " "), code) == expected)
+}
