@@ -43,13 +43,13 @@ struct QuotationSpans {
         // ends had been seen when it opened.
         var open: [(offset: Int, closer: UInt16, endsBefore: Int)] = []
         var sentenceEnds = 0
-        let mask = UnitClassTable.pairing | UnitClassTable.terminator
         var i = range.lowerBound
         let end = range.upperBound
         while i < end {
             // Brackets, quotation marks and terminators are rare: skip four
             // units at a time while none of them is one (as the paragraph
-            // scan does).
+            // scan does). Sentence ends are counted only inside a pair.
+            let mask = open.isEmpty ? UnitClassTable.pairing : UnitClassTable.pairing | UnitClassTable.terminator
             while i + 4 <= end,
                   (flags[Int(text[i])] | flags[Int(text[i + 1])] | flags[Int(text[i + 2])]
                       | flags[Int(text[i + 3])]) & mask == 0 {
