@@ -98,6 +98,18 @@ enum CharacterClass {
         }
     }
 
+    /// Quotation marks that open in one convention and close in another:
+    /// straight " ' (and full-width ＂ ＇) do both everywhere; “ ‘ « ‹ open
+    /// English and French quotations but close German ones („so“, ‚so‘,
+    /// »so«, ›so‹). Attached to the end of a word they close.
+    @inline(__always)
+    static func closesWhenAttached(_ u: UInt16) -> Bool {
+        switch u {
+        case 0x22, 0x27, 0xFF02, 0xFF07, 0x201C, 0x2018, 0xAB, 0x2039: return true
+        default: return false
+        }
+    }
+
     @inline(__always)
     static func isDigit(_ u: UInt16) -> Bool { u >= 0x30 && u <= 0x39 }
 

@@ -11,6 +11,22 @@ extension ParagraphScan {
         return quotations?.embeds(terminator: t, afterClosers: afterClosers) ?? false
     }
 
+    /// Whether the mark at `i` opens a quotation or bracket. Marks that
+    /// open in one convention and close in another (" ' ＂ ＇, and “ ‘ « ‹,
+    /// which close German quotations) open only at the start of a word:
+    /// after white space, another opener, or the paragraph's start. Attached
+    /// to the end of a word ("fine", „gut“, »gut«) they close. A run of
+    /// them (the typewriter ``so'' or "'nested'") goes with what precedes
+    /// the run.
+    func opens(at i: Int) -> Bool {
+        let u = text[i]
+        guard CharacterClass.isOpener(u) else { return false }
+        guard CharacterClass.closesWhenAttached(u) else { return true }
+        var j = i
+        while j > start, j > i - Self.lookahead, CharacterClass.closesWhenAttached(text[j - 1]) { j -= 1 }
+        return j == start || CharacterClass.isWhiteSpace(text[j - 1]) || CharacterClass.isOpener(text[j - 1])
+    }
+
     /// ". . ." (dots separated by single spaces, at least three) at `t`.
     func spacedEllipsis(at t: Int) -> (dots: Int, end: Int)? {
         var dots = 1

@@ -121,8 +121,11 @@ struct ParagraphScan {
     /// Decides the terminator at `t`; returns where scanning resumes.
     mutating func terminator(at t: Int, kind: TerminatorKind, _ body: (Int) -> Void) -> Int {
         // "[...]", "(?)", and marks that open a sentence ("... and then")
-        // are not terminators.
-        if (t > start && CharacterClass.isOpener(text[t - 1])) || onlyMarkers(in: sentenceStart..<t, orOpeners: true) {
+        // are not terminators. A quote that also closes (straight " and ',
+        // German “ ‘ «) opens only when it does not end a word: in
+        // `said "fine". Then`, `„gut“.` and `»gut«.` it closes the
+        // quotation and the terminator after it ends the sentence.
+        if (t > start && opens(at: t - 1)) || onlyMarkers(in: sentenceStart..<t, orOpeners: true) {
             var i = t + 1
             while i < end, CharacterClass.terminator(text[i]) != nil { i += 1 }
             return i
@@ -154,9 +157,9 @@ struct ParagraphScan {
         var closedQuote = false
         while closersEnd < end {
             let u = text[closersEnd]
-            // “ and ‘ close German quotations („so“) when attached.
-            if CharacterClass.isCloser(u) || CharacterClass.terminator(u) != nil || u == 0x201C || u == 0x2018 {
-                closedQuote = closedQuote || CharacterClass.isClosingQuote(u) || u == 0x201C || u == 0x2018
+            // “ ‘ « ‹ close German quotations („so“, »so«) when attached.
+            if CharacterClass.isCloser(u) || CharacterClass.terminator(u) != nil || CharacterClass.closesWhenAttached(u) {
+                closedQuote = closedQuote || CharacterClass.isClosingQuote(u) || CharacterClass.closesWhenAttached(u)
                 sawOpener = sawOpener || u == 0x22 || u == 0xFF02   // straight quotes open as well
                 closersEnd += 1
             } else if closersEnd + 1 < end, u == 0x20 || u == 0xA0 || u == 0x202F,
