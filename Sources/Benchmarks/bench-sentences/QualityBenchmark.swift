@@ -58,6 +58,45 @@ struct QualityBenchmark {
             print(row)
         }
         if CommandLine.arguments.contains("--failures") { printFailures(sets) }
+        print("")
+        _ = runUDDev(header: false)
+    }
+
+    /// The UD dev sets, each file's sentences joined into one text (the
+    /// SaT/wtpsplit paper's scoring: the whole set, boundary F1). False,
+    /// with a message, if the sets are not there.
+    func runUDDev(header: Bool = true) -> Bool {
+        if header { print("bench-sentences ud-dev (ICU \(ICUSentenceBreaker.icuVersion))") }
+        let sets = Corpora.udDev(directory: arguments.udDevDirectory)
+        guard !sets.isEmpty else {
+            print("UD dev sets not found in \(arguments.udDevDirectory) (give --ud-dev DIR or LECTERN_UD_DEV)")
+            return false
+        }
+        print("UD dev sets in \(arguments.udDevDirectory): each file one text, sentences joined by a space (none in ja, zh);")
+        print("boundary P / R / F1 in white-space-free positions, end of text not counted\n")
+        let width = 26
+        print("file".padding(toLength: 22, withPad: " ", startingAt: 0) + "lang  "
+              + Splitter.allCases.map { $0.title.padding(toLength: width, withPad: " ", startingAt: 0) }.joined())
+        var sums = [Double](repeating: 0, count: Splitter.allCases.count * 3)
+        func cells(_ values: [Double]) -> String {
+            stride(from: 0, to: values.count, by: 3).map { i in
+                String(format: "%.3f / %.3f / %.3f", values[i], values[i + 1], values[i + 2])
+                    .padding(toLength: width, withPad: " ", startingAt: 0)
+            }.joined()
+        }
+        for (name, sample) in sets {
+            var values: [Double] = []
+            for splitter in Splitter.allCases {
+                let score = self.score([sample], with: splitter)
+                values += [score.precision, score.recall, score.f1]
+            }
+            for i in values.indices { sums[i] += values[i] }
+            print(name.padding(toLength: 22, withPad: " ", startingAt: 0)
+                  + sample.language.code.padding(toLength: 6, withPad: " ", startingAt: 0) + cells(values))
+        }
+        print("average (\(sets.count) files)".padding(toLength: 28, withPad: " ", startingAt: 0)
+              + cells(sums.map { $0 / Double(sets.count) }))
+        return true
     }
 
     private func score(_ samples: [SegmentationSample], with splitter: Splitter) -> BoundaryScore {
