@@ -96,7 +96,28 @@ struct QualityBenchmark {
         }
         print("average (\(sets.count) files)".padding(toLength: 28, withPad: " ", startingAt: 0)
               + cells(sums.map { $0 / Double(sets.count) }))
+        if header, CommandLine.arguments.contains("--failures") {
+            for (name, sample) in sets { printUDFailures(name, sample) }
+        }
         return true
+    }
+
+    /// With `ud-dev --failures` (last): Lectern's first wrong boundaries of
+    /// each file, in the white-space-free text, ‖ marking the place.
+    private func printUDFailures(_ name: String, _ sample: SegmentationSample, limit: Int = 15) {
+        let utf16 = Array(sample.paragraph.utf16)
+        let predicted = BoundaryScore.boundaries(atUTF16: Splitter.lectern.boundaries(sample, utf16: utf16), in: utf16)
+        let gold = BoundaryScore.boundaries(ofSentences: sample.sentences)
+        let scalars = Array(sample.paragraph.unicodeScalars.filter { !$0.properties.isWhitespace })
+        func context(_ at: Int) -> String {
+            let text = { (range: Range<Int>) in String(String.UnicodeScalarView(scalars[range])) }
+            return text(max(0, at - 30)..<at) + " ‖ " + text(at..<min(scalars.count, at + 20))
+        }
+        for (label, positions) in [("false break", predicted.subtracting(gold)), ("missed break", gold.subtracting(predicted))] {
+            let sorted = positions.sorted()
+            print("\n\(name): \(sorted.count) \(label)s" + (sorted.count > limit ? ", the first \(limit)" : ""))
+            for at in sorted.prefix(limit) { print("  " + context(at)) }
+        }
     }
 
     private func score(_ samples: [SegmentationSample], with splitter: Splitter) -> BoundaryScore {
