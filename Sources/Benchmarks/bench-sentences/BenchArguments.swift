@@ -7,6 +7,9 @@ struct BenchArguments {
     let dataDirectory: String
     /// The kss Korean sets (see their README for the scoring).
     let kssDirectory: String
+    /// The UD dev sets (--ud-dev, else $LECTERN_UD_DEV, else
+    /// ../shared/benchmarks/ud-dev beside the repository).
+    let udDevDirectory: String
     /// Size of the speed benchmark's text.
     let bytes: Int
     let rounds: Int
@@ -25,6 +28,8 @@ struct BenchArguments {
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         dataDirectory = values["--data"] ?? root.appendingPathComponent("Tests/LecternTextData").path
         kssDirectory = values["--kss"] ?? root.appendingPathComponent("../shared/benchmarks/kss-ko").standardized.path
+        udDevDirectory = values["--ud-dev"] ?? ProcessInfo.processInfo.environment["LECTERN_UD_DEV"]
+            ?? root.appendingPathComponent("../shared/benchmarks/ud-dev").standardized.path
         bytes = values["--bytes"].flatMap { Int($0) } ?? 1_000_000
         rounds = values["--rounds"].flatMap { Int($0) } ?? 7
     }

@@ -36,4 +36,33 @@ enum Corpora {
             return (name, samples)
         }
     }
+
+    /// The UD dev sets (see their README): one JSON object a line,
+    /// `{"lang": "de", "s": [...]}`. Each file becomes one sample, the whole
+    /// set as one text: its sentences, trimmed, joined by one space (by
+    /// nothing in Japanese and Chinese), as the SaT/wtpsplit paper scores.
+    /// Empty if the directory is absent.
+    static func udDev(directory: String) -> [(name: String, sample: SegmentationSample)] {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [] }
+        return names.filter { $0.hasSuffix(".jsonl") }.sorted().compactMap { name in
+            guard let data = FileManager.default.contents(atPath: directory + "/" + name) else { return nil }
+            var code: String?
+            var sentences: [String] = []
+            for line in data.split(separator: UInt8(ascii: "\n")) {
+                guard let object = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any],
+                      let lang = object["lang"] as? String, let list = object["s"] as? [String] else {
+                    print("\(name): a line that is not {\"lang\": …, \"s\": […]}, skipped")
+                    continue
+                }
+                code = code ?? lang
+                sentences += list.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            }
+            guard let code, !sentences.isEmpty else { return nil }
+            let separator = code == "ja" || code == "zh" ? "" : " "
+            let sample = SegmentationSample(language: Language(code), note: name,
+                                            paragraph: sentences.joined(separator: separator),
+                                            sentences: sentences, line: 0)
+            return (String(name.dropLast(".jsonl".count)), sample)
+        }
+    }
 }

@@ -58,6 +58,66 @@ struct QualityBenchmark {
             print(row)
         }
         if CommandLine.arguments.contains("--failures") { printFailures(sets) }
+        print("")
+        _ = runUDDev(header: false)
+    }
+
+    /// The UD dev sets, each file's sentences joined into one text (the
+    /// SaT/wtpsplit paper's scoring: the whole set, boundary F1). False,
+    /// with a message, if the sets are not there.
+    func runUDDev(header: Bool = true) -> Bool {
+        if header { print("bench-sentences ud-dev (ICU \(ICUSentenceBreaker.icuVersion))") }
+        let sets = Corpora.udDev(directory: arguments.udDevDirectory)
+        guard !sets.isEmpty else {
+            print("UD dev sets not found in \(arguments.udDevDirectory) (give --ud-dev DIR or LECTERN_UD_DEV)")
+            return false
+        }
+        print("UD dev sets in \(arguments.udDevDirectory): each file one text, sentences joined by a space (none in ja, zh);")
+        print("boundary P / R / F1 in white-space-free positions, end of text not counted\n")
+        let width = 26
+        print("file".padding(toLength: 22, withPad: " ", startingAt: 0) + "lang  "
+              + Splitter.allCases.map { $0.title.padding(toLength: width, withPad: " ", startingAt: 0) }.joined())
+        var sums = [Double](repeating: 0, count: Splitter.allCases.count * 3)
+        func cells(_ values: [Double]) -> String {
+            stride(from: 0, to: values.count, by: 3).map { i in
+                String(format: "%.3f / %.3f / %.3f", values[i], values[i + 1], values[i + 2])
+                    .padding(toLength: width, withPad: " ", startingAt: 0)
+            }.joined()
+        }
+        for (name, sample) in sets {
+            var values: [Double] = []
+            for splitter in Splitter.allCases {
+                let score = self.score([sample], with: splitter)
+                values += [score.precision, score.recall, score.f1]
+            }
+            for i in values.indices { sums[i] += values[i] }
+            print(name.padding(toLength: 22, withPad: " ", startingAt: 0)
+                  + sample.language.code.padding(toLength: 6, withPad: " ", startingAt: 0) + cells(values))
+        }
+        print("average (\(sets.count) files)".padding(toLength: 28, withPad: " ", startingAt: 0)
+              + cells(sums.map { $0 / Double(sets.count) }))
+        if header, CommandLine.arguments.contains("--failures") {
+            for (name, sample) in sets { printUDFailures(name, sample) }
+        }
+        return true
+    }
+
+    /// With `ud-dev --failures` (last): Lectern's first wrong boundaries of
+    /// each file, in the white-space-free text, ‖ marking the place.
+    private func printUDFailures(_ name: String, _ sample: SegmentationSample, limit: Int = 15) {
+        let utf16 = Array(sample.paragraph.utf16)
+        let predicted = BoundaryScore.boundaries(atUTF16: Splitter.lectern.boundaries(sample, utf16: utf16), in: utf16)
+        let gold = BoundaryScore.boundaries(ofSentences: sample.sentences)
+        let scalars = Array(sample.paragraph.unicodeScalars.filter { !$0.properties.isWhitespace })
+        func context(_ at: Int) -> String {
+            let text = { (range: Range<Int>) in String(String.UnicodeScalarView(scalars[range])) }
+            return text(max(0, at - 30)..<at) + " ‖ " + text(at..<min(scalars.count, at + 20))
+        }
+        for (label, positions) in [("false break", predicted.subtracting(gold)), ("missed break", gold.subtracting(predicted))] {
+            let sorted = positions.sorted()
+            print("\n\(name): \(sorted.count) \(label)s" + (sorted.count > limit ? ", the first \(limit)" : ""))
+            for at in sorted.prefix(limit) { print("  " + context(at)) }
+        }
     }
 
     private func score(_ samples: [SegmentationSample], with splitter: Splitter) -> BoundaryScore {
