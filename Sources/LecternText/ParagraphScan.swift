@@ -157,6 +157,11 @@ struct ParagraphScan {
         var closedQuote = false
         while closersEnd < end {
             let u = text[closersEnd]
+            // After a CJK full stop (。！？) a curly “ or ‘ opens the next
+            // sentence (`成果。“第二届`): Chinese and Japanese use them as
+            // English does, never as German closers, and their closers ” ’
+            // stay with the sentence before (`“好。”然后`).
+            if kind == .cjk, u == 0x201C || u == 0x2018 { break }
             // “ ‘ « ‹ close German quotations („so“, »so«) when attached.
             if CharacterClass.isCloser(u) || CharacterClass.terminator(u) != nil || CharacterClass.closesWhenAttached(u) {
                 closedQuote = closedQuote || CharacterClass.isClosingQuote(u) || CharacterClass.closesWhenAttached(u)

@@ -1,0 +1,55 @@
+// SmallRuleTests.swift: issue 19's smaller rules (item 5), in several
+// languages per rule.
+import LecternText
+import Testing
+
+/// The sentences reader mode finds in `text`, as trimmed content strings.
+private func sentences(_ text: String, _ code: String) -> [String] {
+    let document = DocumentText(text)
+    let table = SentenceTable(document: document, mode: .reader, language: Language(code))
+    return table.map { document.text(in: $0.content) }
+}
+
+struct SmallRuleCase: CustomTestStringConvertible, Sendable {
+    let language: String
+    let sentences: [String]
+    /// How the sentences are joined (CJK text has no space between them).
+    let separator: String
+    init(_ language: String, _ sentences: [String], separator: String = "") {
+        self.language = language
+        self.sentences = sentences
+        self.separator = separator
+    }
+    var testDescription: String { "\(language): \(sentences.joined(separator: " ‖ "))" }
+}
+
+// MARK: Opening quotes and brackets after a CJK full stop
+
+/// After 。！？ an opening quote or bracket starts the next sentence; a
+/// closing one stays with the sentence before. Chinese uses the same curly
+/// “ ” as English: “ after 。 opens, ” after 。 closes.
+let openersAfterCJKStop: [SmallRuleCase] = [
+    .init("zh", ["会议取得了重要成果。", "“第二届论坛将在北京举行。”"]),
+    .init("zh", ["会议取得了重要成果！", "‘第二届’论坛将在北京举行。"]),
+    .init("zh", ["他问：“好吗？”", "“好。”", "然后他走了。"]),
+    .init("zh", ["他说：“好。”", "然后他走了。"]),
+    .init("zh", ["他说完了。", "（全文完）"]),
+    .init("zh", ["这是重要的。", "《人民日报》报道了此事。"]),
+    .init("zh", ["这是重要的。", "【新华社】记者报道。"]),
+    .init("ja", ["会議は終わった。", "「次は何？」と彼は聞いた。"]),
+    .init("ja", ["会議は終わった。", "『源氏物語』を読んだ。"]),
+    .init("ja", ["会議は終わった？", "“次”はいつですか。"]),
+    .init("ja", ["彼は「行く。」", "それから帰った。"]),
+]
+
+@Test(arguments: openersAfterCJKStop)
+func openerAfterCJKStopStartsNextSentence(_ sample: SmallRuleCase) {
+    #expect(sentences(sample.sentences.joined(separator: sample.separator), sample.language) == sample.sentences)
+}
+
+/// German and English keep “ as a closer after their own full stop:
+/// „gut.“ ends with the quotation.
+@Test func curlyQuoteAfterLatinStopStillCloses() {
+    #expect(sentences("Er sagte „gut.“ Dann ging er.", "de") == ["Er sagte „gut.“", "Dann ging er."])
+    #expect(sentences("He said “fine.” Then he left.", "en") == ["He said “fine.”", "Then he left."])
+}
