@@ -181,6 +181,24 @@ extension ParagraphScan {
         return j < end && text[j] == 0x5D && j > i + 1 ? j + 1 : nil
     }
 
+    /// The legal forms that follow a company's name ("Inc.", "GmbH",
+    /// "S.A."), without a final period: a closed class, like the
+    /// abbreviations, and none of them a word that starts a sentence.
+    static let companyForms: Set<String> = ["Inc", "Corp", "Ltd", "LLC", "LLP", "PLC", "GmbH",
+                                            "S.A", "N.V", "B.V", "S.p.A", "S.L", "S.A.S"]
+
+    /// Whether a company form ("Inc", "S.A.") starts at `i` and ends at
+    /// white space, ",", ";", ")" or the paragraph's end (one final "."
+    /// allowed).
+    func isCompanyForm(at i: Int) -> Bool {
+        var j = i
+        while j < end, j - i < 8, CharacterClass.isLetter(UInt32(text[j])) || text[j] == 0x2E { j += 1 }
+        guard j == end || CharacterClass.isWhiteSpace(text[j]) || text[j] == 0x2C || text[j] == 0x3B
+                || text[j] == 0x29 else { return false }
+        let tokenEnd = j > i && text[j - 1] == 0x2E ? j - 1 : j
+        return tokenEnd > i && Self.companyForms.contains(String(decoding: text[i..<tokenEnd], as: UTF16.self))
+    }
+
     func previousWordIsLowercase(before i: Int) -> Bool {
         var j = i
         while j > sentenceStart, CharacterClass.isWhiteSpace(text[j - 1]) { j -= 1 }

@@ -210,7 +210,14 @@ struct ParagraphScan {
         guard let word = firstLetter(from: next) else { return true }
         if rules.lowercaseContinues && CharacterClass.isLowercase(word.scalar) { return false }
         switch kind {
-        case .strong, .cjk:
+        case .strong:
+            // "Yahoo! Inc. said": a "!" attached to a word and followed by a
+            // company form is part of the company's name. (A lower-case word
+            // after it, "Yahoo! and AOL", continues by the rule above.)
+            return !(text[t] == 0x21 && closersEnd == t + 1 && t > sentenceStart
+                && CharacterClass.isLetter(UInt32(text[t - 1])) && word.offset == next
+                && isCompanyForm(at: next))
+        case .cjk:
             return true
         case .ellipsis:
             // Korean trails off with "..." mid-sentence after a connective

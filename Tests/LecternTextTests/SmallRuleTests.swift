@@ -53,3 +53,30 @@ func openerAfterCJKStopStartsNextSentence(_ sample: SmallRuleCase) {
     #expect(sentences("Er sagte „gut.“ Dann ging er.", "de") == ["Er sagte „gut.“", "Dann ging er."])
     #expect(sentences("He said “fine.” Then he left.", "en") == ["He said “fine.”", "Then he left."])
 }
+
+// MARK: "!" inside a name
+
+/// A "!" attached to a word does not end the sentence when a company form
+/// ("Inc.", "GmbH", "S.A.") or a lower-case word follows it; before any
+/// other word it does.
+let exclamationInName: [SmallRuleCase] = [
+    .init("en", ["Yahoo! Inc. said on Monday it would cut jobs."]),
+    .init("en", ["Shares of Yahoo! Inc, the portal, rose.", "Then they fell."], separator: " "),
+    .init("en", ["He works for Yahoo! and AOL."]),
+    .init("en", ["The host of Jeopardy! was there."]),
+    .init("de", ["Die Yahoo! GmbH hat gestern berichtet."]),
+    .init("de", ["Er arbeitet bei Yahoo! und AOL."]),
+    .init("fr", ["Yahoo! S.A. a annoncé des résultats."]),
+    .init("fr", ["Il travaille chez Yahoo! depuis dix ans."]),
+    .init("es", ["Yahoo! S.L. anunció sus resultados."]),
+    .init("es", ["Trabaja en Yahoo! desde hace años."]),
+    .init("en", ["He won!", "Then he left."], separator: " "),
+    .init("en", ["Stop!", "Dr. Smith is here."], separator: " "),
+    .init("de", ["Halt!", "Die Polizei kommt."], separator: " "),
+    .init("fr", ["Arrête !", "Le train part."], separator: " "),
+]
+
+@Test(arguments: exclamationInName)
+func exclamationInsideName(_ sample: SmallRuleCase) {
+    #expect(sentences(sample.sentences.joined(separator: sample.separator), sample.language) == sample.sentences)
+}
