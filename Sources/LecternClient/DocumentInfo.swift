@@ -16,7 +16,7 @@ public struct DocumentInfo: Hashable, Sendable {
     /// Number of paragraphs.
     public var paragraphs: Int
     /// The language: the BCP 47 tag given (in canonical case, `pt-BR`), or
-    /// the code detected from the script.
+    /// the code detected from the script (Latin script: the commonest words).
     public var language: String
     /// Which sentence rules apply: the language's primary subtag when
     /// Lectern has rules for it (`pt` for `pt-BR`), `generic` when it has

@@ -9,7 +9,7 @@ extension LecternConnection {
     ///   - id: 1 to 128 characters of `A–Z a–z 0–9 _ - . : /`.
     ///   - language: a BCP 47 language tag (`en`, `ko`, `pt-BR`, `zh-Hant-TW`) with a
     ///     primary subtag ICU knows; ``DocumentInfo/rules`` says which rules it gets.
-    ///     Default: detected from the script.
+    ///     Default: detected from the script (Latin script: from the commonest words).
     ///   - mode: sentence splitting; default ``SegmentationMode/reader``.
     /// - Throws: ``LecternErrorCode/arguments`` (a bad id or language tag), ``LecternErrorCode/payloadTooLarge``, ``LecternErrorCode/tooMany``.
     @discardableResult

@@ -157,10 +157,12 @@ public struct Language: Hashable, Sendable, CustomStringConvertible {
 
     /// Guesses the language from the script of the first letters of the
     /// text: Hangul → ko, any kana → ja, Han → zh, Cyrillic → ru, Greek → el,
-    /// Arabic → ar, Hebrew → he, Devanagari → hi, Thai → th, Latin → en,
-    /// nothing → und. Latin-script languages cannot be told apart by script,
-    /// so pass the language when it is known.
-    /// - Complexity: O(1): reads at most ``detectionSample`` letters.
+    /// Arabic → ar, Hebrew → he, Devanagari → hi, Thai → th, nothing → und.
+    /// Latin-script text is told apart by its commonest words
+    /// (``LatinLanguageProfiles``: en, de, fr, es, pt, it, nl), and is en
+    /// when they do not decide; pass the language when it is known.
+    /// - Complexity: O(1): reads at most ``detectionSample`` letters and
+    ///   ``LatinLanguageProfiles/wordSample`` words.
     public static func detect(in document: DocumentText) -> Language {
         document.utf16.withUnsafeBufferPointer { detect(in: $0) }
     }
@@ -187,6 +189,9 @@ public struct Language: Hashable, Sendable, CustomStringConvertible {
         for index in counts.indices where counts[index] > 0 {
             if let leader = best, counts[leader] >= counts[index] { continue }
             best = index
+        }
+        if best == Detectable.en.rawValue, let code = LatinLanguageProfiles.detect(in: text) {
+            return Language(code)
         }
         return best.map { Language(detectable[$0]) } ?? .undetermined
     }
