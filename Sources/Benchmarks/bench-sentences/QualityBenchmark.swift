@@ -102,9 +102,12 @@ struct QualityBenchmark {
         return true
     }
 
-    /// With `ud-dev --failures` (last): Lectern's first wrong boundaries of
+    /// With `ud-dev --failures [N]` (last): Lectern's first wrong boundaries of
     /// each file, in the white-space-free text, ‖ marking the place.
-    private func printUDFailures(_ name: String, _ sample: SegmentationSample, limit: Int = 15) {
+    private func printUDFailures(_ name: String, _ sample: SegmentationSample) {
+        // `--failures N` shows N of each kind (15 without a count).
+        let limit = CommandLine.arguments.firstIndex(of: "--failures").flatMap { at in
+            CommandLine.arguments.dropFirst(at + 1).first.flatMap { Int($0) } } ?? 15
         let utf16 = Array(sample.paragraph.utf16)
         let predicted = BoundaryScore.boundaries(atUTF16: Splitter.lectern.boundaries(sample, utf16: utf16), in: utf16)
         let gold = BoundaryScore.boundaries(ofSentences: sample.sentences)
@@ -113,7 +116,10 @@ struct QualityBenchmark {
             let text = { (range: Range<Int>) in String(String.UnicodeScalarView(scalars[range])) }
             return text(max(0, at - 30)..<at) + " ‖ " + text(at..<min(scalars.count, at + 20))
         }
-        for (label, positions) in [("false break", predicted.subtracting(gold)), ("missed break", gold.subtracting(predicted))] {
+        let icu = BoundaryScore.boundaries(atUTF16: Splitter.icuStandard.boundaries(sample, utf16: utf16), in: utf16)
+        for (label, positions) in [("false break", predicted.subtracting(gold)), ("missed break", gold.subtracting(predicted)),
+                                   ("missed break ICU @ss=standard finds", gold.intersection(icu).subtracting(predicted)),
+                                   ("false break ICU @ss=standard avoids", predicted.subtracting(gold).subtracting(icu))] {
             let sorted = positions.sorted()
             print("\n\(name): \(sorted.count) \(label)s" + (sorted.count > limit ? ", the first \(limit)" : ""))
             for at in sorted.prefix(limit) { print("  " + context(at)) }

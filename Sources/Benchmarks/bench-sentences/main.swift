@@ -1,7 +1,7 @@
 // bench-sentences: figures for Lectern's sentence engine (prints, asserts nothing).
 //
 //   bench-sentences quality [--data DIR] [--kss DIR]   accuracy beside ICU
-//   bench-sentences ud-dev [--ud-dev DIR] [--failures] UD dev sets, whole set as one text
+//   bench-sentences ud-dev [--ud-dev DIR] [--failures [N]] UD dev sets, whole set as one text
 //   bench-sentences speed [--data DIR] [--kss DIR] [--bytes N] [--rounds N]
 //
 // Build in release: swift build -c release && .build/release/bench-sentences speed
