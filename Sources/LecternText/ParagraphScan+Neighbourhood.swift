@@ -163,8 +163,12 @@ extension ParagraphScan {
             if rules.koreanEndings, text[j] == 0x28 {
                 while j < end, j - i < 40, text[j] != 0x29 { j += 1 }
                 j = j < end && text[j] == 0x29 ? j + 1 : i
+            } else if rules.lowercaseContinues && Self.isFaceStart(text[j]) {
+                // An emoji ("⭐️", joined by U+FE0F) or an emoticon (":)",
+                // ";-)"); a bullet (✔, ▶) starts the next item instead.
+                j = faceEnd(at: j)
             } else {
-                while j < end, KoreanEndings.isTrailer(text[j]), text[j] != 0x3B { j += 1 }
+                while j < end, KoreanEndings.isTrailer(text[j]), text[j] != 0x3B, !ListMarkers.isBullet(text[j]) { j += 1 }
             }
             guard j > i, j == end || CharacterClass.isWhiteSpace(text[j]) else { return i }
             while j < end, CharacterClass.isWhiteSpace(text[j]) { j += 1 }

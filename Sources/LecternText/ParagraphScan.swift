@@ -14,6 +14,12 @@ struct ParagraphScan {
     /// Whether an opening bracket or quotation mark was seen so far: until
     /// then no terminator can be embedded, and the spans need not be built.
     var sawOpener = false
+    /// Whether the writer starts sentences in lower case: the paragraph
+    /// starts so, or a sentence in it did after a "?" or "!"
+    /// (``questionEndsBeforeLowercase(terminator:closersEnd:next:word:)``).
+    /// Then a period before a lower-case word ends the sentence too, unless
+    /// an abbreviation's.
+    var lowercaseStarts = false
     var listStarts: [Int]
     var nextListItem = 0
     var sentenceStart: Int
@@ -38,11 +44,13 @@ struct ParagraphScan {
             while last > range.lowerBound, flags[Int(text[last - 1])] & UnitClassTable.terminator == 0 { last -= 1 }
         }
         lastTerminator = last
+        lowercaseStarts = rules.lowercaseContinues && (firstLetter(from: start).map { CharacterClass.isLowercase($0.scalar) } ?? false)
     }
 
     mutating func run(_ body: (Int) -> Void) {
         let candidates = UnitClassTable.terminator | UnitClassTable.lineSeparator
             | (rules.koreanEndings ? UnitClassTable.koreanWordEnd : 0)
+            | (rules.lowercaseContinues ? UnitClassTable.face : 0)
         var mask = candidates | UnitClassTable.pairing
         let text = self.text, flags = self.flags, end = self.end
         var i = start
@@ -69,8 +77,13 @@ struct ParagraphScan {
                 if CharacterClass.isOpener(u) {
                     sawOpener = true
                     mask = candidates
+                    i += 1
+                } else if u == 0x29 && rules.lowercaseContinues && i > start {
+                    // No bracket is open: a smile, "спасибо)) Спасибо".
+                    i = smile(at: i, body)
+                } else {
+                    i += 1
                 }
-                i += 1
             } else if unitFlags & UnitClassTable.terminator != 0, let kind = CharacterClass.terminator(u) {
                 flushListItems(upTo: i, body)
                 i = terminator(at: i, kind: kind, body)
@@ -78,6 +91,10 @@ struct ParagraphScan {
                 // UAX #29 SB4: a sentence ends after CR, NEL and LS.
                 emit(i + 1, body)
                 i += 1
+            } else if unitFlags & UnitClassTable.face != 0 && rules.lowercaseContinues {
+                // An emoji or emoticon, which may end a sentence without a terminator.
+                flushListItems(upTo: i, body)
+                i = face(at: i, body)
             } else if i + 1 < end, CharacterClass.isWhiteSpace(text[i + 1]) {
                 // A word that may end a Korean sentence, then a space.
                 flushListItems(upTo: i + 1, body)
@@ -208,7 +225,19 @@ struct ParagraphScan {
         }
         if (closedQuote || rules.koreanEndings) && quotativeParticle(at: next, spaced: true) { return false }
         guard let word = firstLetter(from: next) else { return true }
-        if rules.lowercaseContinues && CharacterClass.isLowercase(word.scalar) { return false }
+        if rules.lowercaseContinues && CharacterClass.isLowercase(word.scalar) {
+            switch kind {
+            case .strong:
+                guard questionEndsBeforeLowercase(terminator: t, closersEnd: closersEnd, next: next, word: word.offset) else { return false }
+                lowercaseStarts = true
+                return true
+            case .period:
+                return lowercaseStarts && word.offset == next && closersEnd == t + 1
+                    && periodEndsBeforeLowercase(at: t)
+            default:
+                return false
+            }
+        }
         switch kind {
         case .strong:
             // "Yahoo! Inc. said": a "!" attached to a word and followed by a
@@ -228,6 +257,48 @@ struct ParagraphScan {
         case .period:
             return periodEndsSentence(at: t, nextWord: word.offset)
         }
+    }
+
+    /// A "?" or "!" followed by a space and a lower-case word ends the
+    /// sentence when nothing says the word goes on with it: informal
+    /// writing that does not capitalise ("where did you grow up? in
+    /// india?") and questions in a row ("What? where?"). It goes on after a
+    /// closing quote or bracket (`"Who?" he asked`, `(why?) and`), before a
+    /// dash or an opener (`Ты куда? — спросила она`, `¡Hola! ¿qué…`), after
+    /// anything but a letter or digit, after a Spanish question opened
+    /// with "¿" in the same sentence, and
+    /// after a "!" attached to a capitalised word, a name
+    /// (`Yahoo! in`, `Jeopardy! champion`). A period never does: "e.g. a",
+    /// "approx. five" (abbreviations outside any list) are too common.
+    func questionEndsBeforeLowercase(terminator t: Int, closersEnd: Int, next: Int, word: Int) -> Bool {
+        // Attached to a word: `Wehrpflicht'',? fragte` is a quotation.
+        guard word == next, t > sentenceStart,
+              CharacterClass.isLetter(UInt32(text[t - 1])) || CharacterClass.isDigit(text[t - 1]) else { return false }
+        // Spanish opens its questions and exclamations (¿ ¡): a lower-case
+        // word after one closed inside the sentence goes on with it (RAE:
+        // "Me preguntó ¿vienes mañana? y le dije que sí").
+        if t - sentenceStart <= Self.lookahead * 4,
+           (sentenceStart..<t).contains(where: { text[$0] == 0xBF || text[$0] == 0xA1 }) { return false }
+        var runEnd = t
+        while runEnd < closersEnd, CharacterClass.terminator(text[runEnd]) != nil { runEnd += 1 }
+        guard runEnd == closersEnd else { return false }
+        if text[t] == 0x21 && runEnd == t + 1 {
+            let token = tokenStart(before: t)
+            guard token < t else { return false }
+            return !CharacterClass.isUppercase(CharacterClass.scalar(at: token, in: text))
+        }
+        return true
+    }
+
+    /// In writing that starts sentences in lower case (``lowercaseStarts``):
+    /// a period after a lower-case word of three letters or more that is
+    /// no abbreviation ("to party. max and jen") ends the sentence; "etc.",
+    /// "approx.", "e.g." and single letters do not.
+    func periodEndsBeforeLowercase(at t: Int) -> Bool {
+        let tokenStart = self.tokenStart(before: t)
+        let token = tokenStart..<t
+        guard token.count >= 3, token.allSatisfy({ CharacterClass.isLowercase(UInt32(text[$0])) }) else { return false }
+        return prefixKind(token) == nil
     }
 
     /// The rules for a single "." followed by space and a word that is not

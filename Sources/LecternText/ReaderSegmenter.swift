@@ -12,7 +12,13 @@
 ///   (`"Stop." She` breaks after the quote); an opening one after the space
 ///   starts the next sentence.
 /// - A lower-case word after a terminator continues the sentence
-///   (`"This is great." she said.`, `Yahoo! in`, `a.m. in`).
+///   (`"This is great." she said.`, `Yahoo! in`, `a.m. in`), except after a
+///   "?" or "!" attached to a word with nothing between it and the word
+///   ("grow up? in india?"), and after a period in writing that starts its
+///   sentences in lower case ("tonight. max and jen").
+/// - Informal writing: an emoji or emoticon after a lower-case word, or a
+///   Russian smile "))" with no bracket open, ends the sentence before a
+///   capitalised word (``ParagraphScan/face(at:_:)``).
 /// - A period needs a following space, except before CJK text: "3.14",
 ///   "v2.0.1", "example.com", "Jane.Doe@example.com", "report.pdf".
 /// - A period after a non-breaking prefix (Moses lists plus supplements:

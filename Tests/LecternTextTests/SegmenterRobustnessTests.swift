@@ -8,7 +8,7 @@ func randomTextGivesWellFormedTables(_ code: String) {
     let pool: [String] = [
         "a", "B", "ж", "Д", "한", "다", "요", "까", "ㅋ", "漢", "。", "！", "？", ".", "!", "?", "…", " ", "  ",
         "\n", "\r\n", "\r", "\u{2029}", "\u{2028}", "\"", "'", "“", "”", "«", "»", "「", "」", "(", ")", "[", "]",
-        "¿", "¡", "1", "2.", "3)", "•", "Mr", "U.S", "т", "е", "👍🏽", "e\u{301}", "~", "^", "-", "—", "[12]",
+        "¿", "¡", "1", "2.", "3)", ":)", ";-(", ")))", "😍", "✔", "=P", "•", "Mr", "U.S", "т", "е", "👍🏽", "e\u{301}", "~", "^", "-", "—", "[12]",
     ]
     var generator = SystemRandomNumberGenerator()
     for _ in 0..<200 {
@@ -36,7 +36,8 @@ func randomTextGivesWellFormedTables(_ code: String) {
 
 /// Inputs built to make a careless scanner quadratic: each must segment in
 /// one pass (a quadratic scan would take minutes here, not milliseconds).
-@Test(arguments: [". - ", "다 ㅋ ", "((((.", "! ", "a.", "“ ", "1. ", "…", "다ㅋ ", "[1]. "])
+@Test(arguments: [". - ", "다 ㅋ ", "((((.", "! ", "a.", "“ ", "1. ", "…", "다ㅋ ", "[1]. ",
+                  ":) A", "ab😍 ", "ab))) ", "^^^^", "¿a?, ", "¡ab! ", "ab. cd "])
 func pathologicalInputsStayLinear(_ piece: String) {
     let text = String(repeating: piece, count: 50_000)
     for code in ["en", "ko", "ja"] {
