@@ -1,5 +1,7 @@
-// ParagraphScan+Faces.swift: emoji and emoticons that end a sentence
-// written without a terminator ("Красиво 😍 Завтра снова", "Bye :) Ok").
+// ParagraphScan+Faces.swift: what ends a sentence written without a
+// terminator in informal writing: emoji and emoticons ("Красиво 😍 Завтра
+// снова", "Bye :) Ok"), smiles ("спасибо)) Спасибо"), and a dash that
+// breaks off speech ("You— No, because").
 
 extension ParagraphScan {
     /// Whether `u` starts or continues an emoji: the pictographs of the
@@ -13,8 +15,12 @@ extension ParagraphScan {
         }
     }
 
-    /// What the scan treats as a possible face (``UnitClassTable/face``):
-    /// an emoji's first unit, or the eyes of an emoticon (`:` `;` `=` `^`).
+    /// What the scan stops at (``UnitClassTable/informalEnd``): a
+    /// possible face, or an em dash.
+    static func isInformalEnd(_ u: UInt16) -> Bool { isFaceStart(u) || u == 0x2014 }
+
+    /// A possible face: an emoji's first unit, or the eyes of an emoticon
+    /// (`:` `;` `=` `^`).
     static func isFaceStart(_ u: UInt16) -> Bool {
         (isEmojiUnit(u) && u != 0xFE0F && u != 0x200D && u != 0x20E3 && !(0xDC00...0xDFFF).contains(u))
             || u == 0x3A || u == 0x3B || u == 0x3D || u == 0x5E
@@ -63,6 +69,7 @@ extension ParagraphScan {
     /// or an acronym ("I ❤️ NY"), or before a lower-case word goes on.
     /// Returns where scanning resumes.
     mutating func face(at i: Int, _ body: (Int) -> Void) -> Int {
+        if text[i] == 0x2014 { return brokenOff(at: i, body) }
         let faceEnd = faceEnd(at: i)
         guard faceEnd > i else { return i + 1 }
         guard faceEnd < end else { return end }
@@ -72,6 +79,21 @@ extension ParagraphScan {
         guard afterLowercaseWord(i), startsCapitalisedWord(at: next),
               !embedded(terminator: i, afterClosers: faceEnd)
         else { return next }
+        emit(next, body)
+        return next
+    }
+
+    /// At an em dash: attached to a word and followed by white space and a
+    /// capitalised word, it breaks off speech and the next sentence starts
+    /// ("Kendra, just let it go. You— No, because she doesn't—"). Edited
+    /// prose sets its dashes closed ("was—I think—right") or open on both
+    /// sides ("was — I think — right"), and goes on.
+    private mutating func brokenOff(at i: Int, _ body: (Int) -> Void) -> Int {
+        guard i > sentenceStart, i + 1 < end, CharacterClass.isLetter(UInt32(text[i - 1])),
+              CharacterClass.isWhiteSpace(text[i + 1]) else { return i + 1 }
+        var next = i + 1
+        while next < end, CharacterClass.isWhiteSpace(text[next]) { next += 1 }
+        guard startsCapitalisedWord(at: next), !embedded(terminator: i, afterClosers: i + 1) else { return next }
         emit(next, body)
         return next
     }

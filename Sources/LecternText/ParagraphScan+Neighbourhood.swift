@@ -153,14 +153,19 @@ extension ParagraphScan {
     }
 
     /// Past decorations that trail a sentence after its terminator and a
-    /// space: emoji and emoticons ("^^", "ㅋㅋ"), and in Korean a short
+    /// space: emoji and emoticons ("^^", "ㅋㅋ"), numbered citations
+    /// ("[17]", "[3, 4]"), and in Korean a short
     /// parenthetical ("하다. (6회 우승)"); each must end at white space or at
     /// the paragraph's end. Returns `i` when there are none.
     func afterTrailers(from i: Int) -> Int {
         var i = i
         while i < end {
             var j = i
-            if rules.koreanEndings, text[j] == 0x28 {
+            if text[j] == 0x5B, let citationEnd = citation(at: j),
+               (j + 1..<citationEnd - 1).allSatisfy({ CharacterClass.isDigit(text[$0]) || text[$0] == 0x2C
+                   || text[$0] == 0x20 || text[$0] == 0x2013 || text[$0] == 0x2D }) {
+                j = citationEnd   // "Dulwich. [17] Placed": a numbered citation
+            } else if rules.koreanEndings, text[j] == 0x28 {
                 while j < end, j - i < 40, text[j] != 0x29 { j += 1 }
                 j = j < end && text[j] == 0x29 ? j + 1 : i
             } else if rules.lowercaseContinues && Self.isFaceStart(text[j]) {

@@ -50,7 +50,7 @@ struct ParagraphScan {
     mutating func run(_ body: (Int) -> Void) {
         let candidates = UnitClassTable.terminator | UnitClassTable.lineSeparator
             | (rules.koreanEndings ? UnitClassTable.koreanWordEnd : 0)
-            | (rules.lowercaseContinues ? UnitClassTable.face : 0)
+            | (rules.lowercaseContinues ? UnitClassTable.informalEnd : 0)
         var mask = candidates | UnitClassTable.pairing
         let text = self.text, flags = self.flags, end = self.end
         var i = start
@@ -91,8 +91,8 @@ struct ParagraphScan {
                 // UAX #29 SB4: a sentence ends after CR, NEL and LS.
                 emit(i + 1, body)
                 i += 1
-            } else if unitFlags & UnitClassTable.face != 0 && rules.lowercaseContinues {
-                // An emoji or emoticon, which may end a sentence without a terminator.
+            } else if unitFlags & UnitClassTable.informalEnd != 0 && rules.lowercaseContinues {
+                // An emoji, emoticon or dash, which may end a sentence without a terminator.
                 flushListItems(upTo: i, body)
                 i = face(at: i, body)
             } else if i + 1 < end, CharacterClass.isWhiteSpace(text[i + 1]) {

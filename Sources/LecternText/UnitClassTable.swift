@@ -6,9 +6,10 @@
 ///
 /// Thread-safe: built on first use by Swift's lazy global initialisation.
 enum UnitClassTable {
-    /// What may start a face, an emoji or emoticon that can end a sentence
-    /// (``ParagraphScan/isFaceStart(_:)``).
-    static let face: UInt8 = 1
+    /// What may end a sentence without a terminator in informal writing:
+    /// the start of a face (emoji, emoticon) and the em dash
+    /// (``ParagraphScan/isInformalEnd(_:)``).
+    static let informalEnd: UInt8 = 1
     static let terminator: UInt8 = 2
     /// Brackets and quotation marks (either side).
     static let pairing: UInt8 = 4
@@ -41,7 +42,7 @@ enum UnitClassTable {
         (0...0xFFFF).map { value in
         let u = UInt16(value)
         var flags: UInt8 = 0
-        if ParagraphScan.isFaceStart(u) { flags |= face }
+        if ParagraphScan.isInformalEnd(u) { flags |= informalEnd }
         if CharacterClass.terminator(u) != nil { flags |= terminator }
         if CharacterClass.isOpener(u) || CharacterClass.isCloser(u) { flags |= pairing }
         if CharacterClass.isLineSeparator(u) { flags |= lineSeparator }

@@ -126,3 +126,28 @@ func aFaceGoesOnWhereNothingSaysItEnds(_ sample: InformalCase) { check(sample) }
     #expect(sentences("Der Preis ist ca. zehn Euro. Das ist gut.", "de") == ["Der Preis ist ca. zehn Euro.", "Das ist gut."])
     #expect(sentences("He met the team. and then some.", "en") == ["He met the team. and then some."])
 }
+
+// MARK: Speech broken off with a dash; numbered citations after a space
+
+/// An em dash attached to a word, then a space and a capitalised word:
+/// speech broken off, and the next sentence starts. Closed or doubly spaced
+/// dashes go on.
+@Test func aDashThatBreaksOffSpeechEndsTheSentence() {
+    #expect(sentences("Kendra, just let it go. You— No, because she doesn't— All you said was—", "en")
+            == ["Kendra, just let it go.", "You—", "No, because she doesn't—", "All you said was—"])
+    #expect(sentences("Ich wollte— Nein, lass das.", "de") == ["Ich wollte—", "Nein, lass das."])
+    #expect(sentences("He was—I think—right about it.", "en") == ["He was—I think—right about it."])
+    #expect(sentences("He was — I think — right about it.", "en") == ["He was — I think — right about it."])
+    #expect(sentences("He was— and then he left.", "en") == ["He was— and then he left."])
+}
+
+/// A numbered citation after the terminator and a space stays with the
+/// sentence it cites; other bracketed text after a space starts the next.
+@Test func aNumberedCitationAfterASpaceStaysWithItsSentence() {
+    #expect(sentences("He studied in Dulwich. [17] Placed under the care of a tutor, he grew.", "en")
+            == ["He studied in Dulwich. [17]", "Placed under the care of a tutor, he grew."])
+    #expect(sentences("Er studierte in Wien. [3, 4] Danach ging er.", "de")
+            == ["Er studierte in Wien. [3, 4]", "Danach ging er."])
+    #expect(sentences("He left. [Laughter] Then he came back.", "en")
+            == ["He left.", "[Laughter] Then he came back."])
+}
