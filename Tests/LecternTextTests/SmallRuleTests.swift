@@ -80,3 +80,23 @@ let exclamationInName: [SmallRuleCase] = [
 func exclamationInsideName(_ sample: SmallRuleCase) {
     #expect(sentences(sample.sentences.joined(separator: sample.separator), sample.language) == sample.sentences)
 }
+
+// MARK: Headlines and lead-in colons
+
+/// A headline without final punctuation, and a lead-in that ends with a
+/// colon, end their sentence where a line ends: every line end ends a
+/// paragraph. Inside one line neither is a boundary: in UD's English and
+/// French dev text a colon before a capital ends the sentence 30 times and
+/// goes on 70 times ("Here's a tip: Don't …", "Remarque : Chypre …"), and
+/// a headline run into its text looks like a sentence going on at a name.
+@Test func headlinesAndLeadInsEndAtTheLineEnd() {
+    #expect(sentences("Previous Research\nWe are aware of six studies. They agree.", "en")
+            == ["Previous Research", "We are aware of six studies.", "They agree."])
+    #expect(sentences("From the AP comes this story:\nPresident Bush on Tuesday nominated two judges.", "en")
+            == ["From the AP comes this story:", "President Bush on Tuesday nominated two judges."])
+    #expect(sentences("Einleitung\nDie Forschung beginnt hier.", "de") == ["Einleitung", "Die Forschung beginnt hier."])
+    #expect(sentences("Introduction\u{2028}Research on adult learners is new.", "en")
+            == ["Introduction", "Research on adult learners is new."])
+    #expect(sentences("Here's a tip: Don't get married abroad.", "en") == ["Here's a tip: Don't get married abroad."])
+    #expect(sentences("Remarque : Chypre est entré en zone euro.", "fr") == ["Remarque : Chypre est entré en zone euro."])
+}
