@@ -42,30 +42,52 @@ struct ParagraphScan {
 
     mutating func run(_ body: (Int) -> Void) {
         let candidates = UnitClassTable.terminator | UnitClassTable.lineSeparator
-            | (rules.koreanEndings ? UnitClassTable.koreanWordEnd : 0)
         var mask = candidates | UnitClassTable.pairing
+        // A Korean ending is a candidate only where white space follows it
+        // (see ``koreanEnding(at:_:)``). The scan tests that pair at once,
+        // each unit's koreanWordEnd bit against the next unit's whiteSpace
+        // bit shifted onto it, so that the final syllables inside words
+        // (다른, 지금, 요즘: most of them) do not stop it.
+        let korean = rules.koreanEndings ? UnitClassTable.koreanWordEnd : 0
+        let shift = UnitClassTable.koreanWordEnd.trailingZeroBitCount - UnitClassTable.whiteSpace.trailingZeroBitCount
         let text = self.text, flags = self.flags, end = self.end
+        /// Whether unit `k` is a Korean word end followed by white space.
+        @inline(__always) func koreanEndBeforeSpace(_ k: Int) -> Bool {
+            k + 1 < end && flags[Int(text[k])] & korean & (flags[Int(text[k + 1])] &<< shift) != 0
+        }
         var i = start
         while i < end {
             // The hot loop: most units are no candidate at all. Four at a
             // time first (independent loads, one branch), then one by one.
-            while i + 4 <= end,
-                  (flags[Int(text[i])] | flags[Int(text[i + 1])] | flags[Int(text[i + 2])]
-                      | flags[Int(text[i + 3])]) & mask == 0 {
-                i += 4
-            }
-            guard i < end else { break }
-            var u = text[i]
-            var unitFlags = flags[Int(u)]
-            while unitFlags & mask == 0 {
-                i += 1
-                guard i < end else { break }
-                u = text[i]
-                unitFlags = flags[Int(u)]
-            }
-            if unitFlags & mask == 0 {
+            // In Korean text one block in five holds a final syllable, but
+            // few of them end a word: the block's candidates are then found
+            // without a branch per unit, and a block with none is skipped
+            // after one more test.
+            while i &+ 4 <= end {
+                let f0 = flags[Int(text[i])], f1 = flags[Int(text[i &+ 1])]
+                let f2 = flags[Int(text[i &+ 2])], f3 = flags[Int(text[i &+ 3])]
+                guard (f0 | f1 | f2 | f3) & (mask | korean) != 0 else {
+                    i &+= 4
+                    continue
+                }
+                let f4 = i &+ 4 < end ? flags[Int(text[i &+ 4])] : 0
+                let m = mask
+                @inline(__always) func stops(_ f: UInt8, _ next: UInt8) -> UInt8 {
+                    (f & m) | (f & korean & (next &<< shift)) != 0 ? 1 : 0
+                }
+                let found = stops(f0, f1) | stops(f1, f2) &<< 1 | stops(f2, f3) &<< 2 | stops(f3, f4) &<< 3
+                guard found != 0 else {
+                    i &+= 4
+                    continue
+                }
+                i &+= found.trailingZeroBitCount
                 break
-            } else if unitFlags & UnitClassTable.pairing != 0 && unitFlags & UnitClassTable.terminator == 0 {
+            }
+            while i < end, flags[Int(text[i])] & mask == 0, !koreanEndBeforeSpace(i) { i += 1 }
+            guard i < end else { break }
+            let u = text[i]
+            let unitFlags = flags[Int(u)]
+            if unitFlags & UnitClassTable.pairing != 0 && unitFlags & UnitClassTable.terminator == 0 {
                 if CharacterClass.isOpener(u) {
                     sawOpener = true
                     mask = candidates
@@ -78,7 +100,7 @@ struct ParagraphScan {
                 // UAX #29 SB4: a sentence ends after CR, NEL and LS.
                 emit(i + 1, body)
                 i += 1
-            } else if i + 1 < end, CharacterClass.isWhiteSpace(text[i + 1]) {
+            } else if koreanEndBeforeSpace(i) {
                 // A word that may end a Korean sentence, then a space.
                 flushListItems(upTo: i + 1, body)
                 i = koreanEnding(at: i + 1, body)

@@ -6,6 +6,10 @@
 ///
 /// Thread-safe: built on first use by Swift's lazy global initialisation.
 enum UnitClassTable {
+    /// White space and line ends (``CharacterClass/isWhiteSpace(_:)``). Bit 0,
+    /// so that shifted onto ``koreanWordEnd`` it pairs a unit with the one
+    /// after it (see ``ParagraphScan/run(_:)``).
+    static let whiteSpace: UInt8 = 1
     static let terminator: UInt8 = 2
     /// Brackets and quotation marks (either side).
     static let pairing: UInt8 = 4
@@ -38,6 +42,7 @@ enum UnitClassTable {
         (0...0xFFFF).map { value in
         let u = UInt16(value)
         var flags: UInt8 = 0
+        if CharacterClass.isWhiteSpace(u) { flags |= whiteSpace }
         if CharacterClass.terminator(u) != nil { flags |= terminator }
         if CharacterClass.isOpener(u) || CharacterClass.isCloser(u) { flags |= pairing }
         if CharacterClass.isLineSeparator(u) { flags |= lineSeparator }
