@@ -44,10 +44,10 @@ struct ParagraphScan {
         let candidates = UnitClassTable.terminator | UnitClassTable.lineSeparator
         var mask = candidates | UnitClassTable.pairing
         // A Korean ending is a candidate only where white space follows it
-        // (see ``koreanEnding(at:_:)``). The scan tests that pair at once,
-        // each unit's koreanWordEnd bit against the next unit's whiteSpace
-        // bit shifted onto it, so that the final syllables inside words
-        // (다른, 지금, 요즘: most of them) do not stop it.
+        // (see ``koreanEnding(at:_:)``): a unit's koreanWordEnd bit counts
+        // only with the next unit's whiteSpace bit, shifted onto it. Most
+        // final syllables are inside words (다른, 지금, 요즘, 까지), and
+        // each stop of the scan costs a mispredicted branch or more.
         let korean = rules.koreanEndings ? UnitClassTable.koreanWordEnd : 0
         let shift = UnitClassTable.koreanWordEnd.trailingZeroBitCount - UnitClassTable.whiteSpace.trailingZeroBitCount
         let text = self.text, flags = self.flags, end = self.end
@@ -58,11 +58,11 @@ struct ParagraphScan {
         var i = start
         while i < end {
             // The hot loop: most units are no candidate at all. Four at a
-            // time first (independent loads, one branch), then one by one.
-            // In Korean text one block in five holds a final syllable, but
-            // few of them end a word: the block's candidates are then found
-            // without a branch per unit, and a block with none is skipped
-            // after one more test.
+            // time (independent loads, one branch); a block that may hold
+            // one is resolved without a branch per unit: `found` has a bit
+            // for each unit that is a candidate. In Korean text about one
+            // block in seven holds a final syllable, few of them before a
+            // space: such a block costs one more test, not a stop.
             while i &+ 4 <= end {
                 let f0 = flags[Int(text[i])], f1 = flags[Int(text[i &+ 1])]
                 let f2 = flags[Int(text[i &+ 2])], f3 = flags[Int(text[i &+ 3])]
@@ -83,6 +83,8 @@ struct ParagraphScan {
                 i &+= found.trailingZeroBitCount
                 break
             }
+            // Then one by one: the paragraph's last units (a candidate found
+            // in a block stops this at once).
             while i < end, flags[Int(text[i])] & mask == 0, !koreanEndBeforeSpace(i) { i += 1 }
             guard i < end else { break }
             let u = text[i]
