@@ -79,17 +79,16 @@ enum KoreanEndings {
         guard start < limit, flags[Int(text[start])] & UnitClassTable.koreanContinuationInitial != 0 else {
             return false
         }
-        var end = start
-        while end < limit, CharacterClass.isHangulSyllable(text[end]) { end += 1 }
-        let length = end - start
-        @inline(__always) func matches(_ prefix: [UInt16], whole: Bool) -> Bool {
-            guard whole ? prefix.count == length : prefix.count <= length else { return false }
-            for k in 0..<prefix.count where text[start + k] != prefix[k] { return false }
+        // Every continuation is one or two syllables: the word's first two
+        // syllables, packed as ``pack(_:)`` packs the lists, are compared
+        // with them, with no array per entry to walk.
+        let first = UInt32(text[start]) << 16
+        let second = start + 1 < limit && CharacterClass.isHangulSyllable(text[start + 1]) ? UInt32(text[start + 1]) : 0
+        if continuationPrefixes.contains(first) || (second != 0 && continuationPrefixes.contains(first | second)) {
             return true
         }
-        for prefix in continuations where matches(prefix, whole: false) { return true }
-        for word in wholeWordContinuations where matches(word, whole: true) { return true }
-        return false
+        // A whole word of one syllable: nothing Hangul follows it.
+        return second == 0 && wholeWordContinuations.contains(first)
     }
 
     /// Whether a word that ``endsSentence(_:word:)`` accepts is as often a
@@ -172,18 +171,32 @@ enum KoreanEndings {
     /// 하면, 하는, 하던, 하더, 하드, 하여, 하자, 하니, 하곤, 한다, 했다, 했고,
     /// 했던, 해서, 해도, 해야, 라고, 라며, 라는, 보니, 보면, 싶, 않, 못해,
     /// 말 (말아, 말고), 주셨, 주세, 주었, 줬, 드렸, 드려, 드릴, 놓, 놨.
-    private static let continuations: [[UInt16]] = [
+    private static let continuations = [
         "하고", "하며", "하면", "하는", "하던", "하더", "하드", "하여", "하자", "하니", "하곤", "한다", "했다",
         "했고", "했던", "해서", "해도", "해야", "라고", "라며", "라는", "보니", "보면", "싶", "않", "못해",
         "말", "주셨", "주세", "주었", "줬", "드렸", "드려", "드릴", "놓", "놨",
-    ].map { Array($0.utf16) }
+    ]
+
+    /// Whole words that continue the clause: 고, 며, 할, 한, 함, 마.
+    private static let wholeWords = ["고", "며", "할", "한", "함", "마"]
+
+    /// A word of one or two syllables as one number: the first syllable in
+    /// the high half, the second (or 0) in the low half.
+    private static func pack(_ word: String) -> UInt32 {
+        let units = Array(word.utf16)
+        precondition((1...2).contains(units.count), "a continuation is one or two syllables")
+        return UInt32(units[0]) << 16 | (units.count == 2 ? UInt32(units[1]) : 0)
+    }
+
+    /// ``continuations``, packed (see ``continuesClause(_:at:limit:flags:)``).
+    private static let continuationPrefixes: [UInt32] = continuations.map(pack)
+
+    /// ``wholeWords``, packed.
+    private static let wholeWordContinuations: [UInt32] = wholeWords.map(pack)
 
     /// The first syllables of all continuations, for a quick rejection
     /// (through ``UnitClassTable/koreanContinuationInitial``).
-    static let continuationInitials: Set<UInt16> = Set((continuations + wholeWordContinuations).compactMap(\.first))
-
-    /// Whole words that continue the clause: 고, 며, 할, 한, 함.
-    private static let wholeWordContinuations: [[UInt16]] = ["고", "며", "할", "한", "함", "마"].map { Array($0.utf16) }
+    static let continuationInitials: Set<UInt16> = Set((continuations + wholeWords).compactMap(\.utf16.first))
 
     /// Whether a word trailing off with "..." leaves its clause open: it ends
     /// in a connective (-는데, -고, -서, -며, -면, -지만, -니까, -게, -에) or is

@@ -16,8 +16,9 @@ extension ParagraphScan {
         // Decorations standing alone ("됨 ㅇㅇ 그런") stay with the word before.
         next = afterTrailers(from: next)
         guard next < end else { return end }
-        guard koreanWordEnds(before: s, ambiguousToo: s >= lastTerminator),
-              CharacterClass.isHangulSyllable(text[next]) || startsListItem(at: next),
+        // The tests are pure; the cheapest come first.
+        guard CharacterClass.isHangulSyllable(text[next]) || startsListItem(at: next),
+              koreanWordEnds(before: s, ambiguousToo: s >= lastTerminator),
               !KoreanEndings.continuesClause(text, at: next, limit: end, flags: flags),
               !(text[s - 1] == 0xC9C0 && KoreanEndings.startsNegativeAuxiliary(text, at: next, limit: end)),
               // "들어갔다 나오니까": in punctuated text, -다 before a verb in

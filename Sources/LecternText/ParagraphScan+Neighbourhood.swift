@@ -200,6 +200,9 @@ extension ParagraphScan {
     /// white space, ",", ";", ")" or the paragraph's end (one final "."
     /// allowed).
     func isCompanyForm(at i: Int) -> Bool {
+        // Every form starts with an ASCII capital: most words after a "!"
+        // are answered here, without building a String.
+        guard i < end, text[i] &- 0x41 < 26 else { return false }
         var j = i
         while j < end, j - i < 8, CharacterClass.isLetter(UInt32(text[j])) || text[j] == 0x2E { j += 1 }
         guard j == end || CharacterClass.isWhiteSpace(text[j]) || text[j] == 0x2C || text[j] == 0x3B

@@ -49,31 +49,71 @@ struct ParagraphScan {
 
     mutating func run(_ body: (Int) -> Void) {
         let candidates = UnitClassTable.terminator | UnitClassTable.lineSeparator
-            | (rules.koreanEndings ? UnitClassTable.koreanWordEnd : 0)
             | (rules.lowercaseContinues ? UnitClassTable.informalEnd : 0)
         var mask = candidates | UnitClassTable.pairing
+        // A Korean ending is a candidate only where white space follows it
+        // (see ``koreanEnding(at:_:)``): a unit's koreanWordEnd bit counts
+        // only with the next unit's whiteSpace bit, shifted onto it. Most
+        // final syllables are inside words (다른, 지금, 요즘, 까지), and
+        // each stop of the scan costs a mispredicted branch or more.
+        let korean = rules.koreanEndings ? UnitClassTable.koreanWordEnd : 0
+        let shift = UnitClassTable.koreanWordEnd.trailingZeroBitCount - UnitClassTable.whiteSpace.trailingZeroBitCount
         let text = self.text, flags = self.flags, end = self.end
+        /// Whether unit `k` is a Korean word end followed by white space.
+        @inline(__always) func koreanEndBeforeSpace(_ k: Int) -> Bool {
+            k + 1 < end && flags[Int(text[k])] & korean & (flags[Int(text[k + 1])] &<< shift) != 0
+        }
         var i = start
         while i < end {
-            // The hot loop: most units are no candidate at all. Four at a
-            // time first (independent loads, one branch), then one by one.
-            while i + 4 <= end,
-                  (flags[Int(text[i])] | flags[Int(text[i + 1])] | flags[Int(text[i + 2])]
-                      | flags[Int(text[i + 3])]) & mask == 0 {
-                i += 4
+            // The hot loop: most units are no candidate at all. In Korean
+            // text, four units at a time with the pairs tested as well
+            // (five loads, one branch), so that the final syllables inside
+            // words cost no branch at all.
+            if korean != 0 {
+                let stopMask = mask
+                while i &+ 5 <= end {
+                    let f0 = flags[Int(text[i])], f1 = flags[Int(text[i &+ 1])]
+                    let f2 = flags[Int(text[i &+ 2])], f3 = flags[Int(text[i &+ 3])]
+                    let f4 = flags[Int(text[i &+ 4])]
+                    let pairs01: UInt8 = (f0 & (f1 &<< shift)) | (f1 & (f2 &<< shift))
+                    let pairs23: UInt8 = (f2 & (f3 &<< shift)) | (f3 & (f4 &<< shift))
+                    let any: UInt8 = (f0 | f1) | (f2 | f3)
+                    if (any & stopMask) | ((pairs01 | pairs23) & korean) != 0 { break }
+                    i &+= 4
+                }
             }
-            guard i < end else { break }
-            var u = text[i]
-            var unitFlags = flags[Int(u)]
-            while unitFlags & mask == 0 {
-                i += 1
-                guard i < end else { break }
-                u = text[i]
-                unitFlags = flags[Int(u)]
-            }
-            if unitFlags & mask == 0 {
+            // Then (in other text, from the start) four at a time on the flags
+            // alone; a block that may hold a candidate is resolved without
+            // a branch per unit: `found` has a bit for each unit that is one,
+            // and a block with none (a final syllable not before a space)
+            // costs one more test, not a stop.
+            while i &+ 4 <= end {
+                let f0 = flags[Int(text[i])], f1 = flags[Int(text[i &+ 1])]
+                let f2 = flags[Int(text[i &+ 2])], f3 = flags[Int(text[i &+ 3])]
+                guard (f0 | f1 | f2 | f3) & (mask | korean) != 0 else {
+                    i &+= 4
+                    continue
+                }
+                let f4 = i &+ 4 < end ? flags[Int(text[i &+ 4])] : 0
+                let m = mask
+                @inline(__always) func stops(_ f: UInt8, _ next: UInt8) -> UInt8 {
+                    (f & m) | (f & korean & (next &<< shift)) != 0 ? 1 : 0
+                }
+                let found = stops(f0, f1) | stops(f1, f2) &<< 1 | stops(f2, f3) &<< 2 | stops(f3, f4) &<< 3
+                guard found != 0 else {
+                    i &+= 4
+                    continue
+                }
+                i &+= found.trailingZeroBitCount
                 break
-            } else if unitFlags & UnitClassTable.pairing != 0 && unitFlags & UnitClassTable.terminator == 0 {
+            }
+            // Then one by one: the paragraph's last units (a candidate found
+            // in a block stops this at once).
+            while i < end, flags[Int(text[i])] & mask == 0, !koreanEndBeforeSpace(i) { i += 1 }
+            guard i < end else { break }
+            let u = text[i]
+            let unitFlags = flags[Int(u)]
+            if unitFlags & UnitClassTable.pairing != 0 && unitFlags & UnitClassTable.terminator == 0 {
                 if CharacterClass.isOpener(u) {
                     sawOpener = true
                     mask = candidates
@@ -95,7 +135,7 @@ struct ParagraphScan {
                 // An emoji, emoticon or dash, which may end a sentence without a terminator.
                 flushListItems(upTo: i, body)
                 i = face(at: i, body)
-            } else if i + 1 < end, CharacterClass.isWhiteSpace(text[i + 1]) {
+            } else if koreanEndBeforeSpace(i) {
                 // A word that may end a Korean sentence, then a space.
                 flushListItems(upTo: i + 1, body)
                 i = koreanEnding(at: i + 1, body)

@@ -30,7 +30,7 @@ enum TextDecoder {
         // The recognizer is a resilient standard-library type: kept out of
         // `State` so that State stays fixed-size and its fields in registers.
         var recognizer = Unicode._CharacterRecognizer()
-        let flags = UnitClassTable.flags
+        let flags = UnitClassTable.decoderFlags
         var i = 0
         while i < count {
             if state.o >= state.breadcrumbs.nextBreadcrumb { state.breadcrumbs.drop(utf16: state.o, utf8: i) }
@@ -184,7 +184,7 @@ enum TextDecoder {
             // paragraphs, CR LF is one cluster): the careful path takes them.
             let sequence = UInt32(lead) << 16 | UInt32(c1) << 8 | UInt32(c2)
             let wellFormed = (1 &- wide) | (sequence & 0xF0C0C0 == 0xE08080 ? 1 : 0)
-            let fast = UInt32(flags[Int(scalar)] >> 7)      // UnitClassTable.decoderFastPath
+            let fast = UInt32(flags[Int(scalar)] >> 7)      // UnitClassTable.decoderFastPath (of decoderFlags)
             return (scalar, wellFormed & fast != 0)
         }
 
