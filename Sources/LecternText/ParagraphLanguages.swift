@@ -64,11 +64,11 @@ public struct ParagraphLanguages: Sendable, Equatable {
     public let unitsRead: Int
 
     /// The most letters read from one paragraph.
-    public static let letterSample = 256
+    public static let letterSample = 128
     /// The most UTF-16 units read from one paragraph: a paragraph whose
-    /// first 1,024 units hold fewer than ``letterSample`` letters is mostly
+    /// first 512 units hold fewer than ``letterSample`` letters is mostly
     /// numbers, symbols or space, and the letters found there decide.
-    public static let unitSample = 1024
+    public static let unitSample = 512
     /// How many letters a Han, kana or Hangul letter counts as when scripts
     /// are compared: such a letter is about a syllable or a word (English
     /// words average some 4.7 letters, Chinese words 1.5 characters).
@@ -342,6 +342,8 @@ struct ParagraphSample {
     init(_ text: UnsafeBufferPointer<UInt16>, _ range: Range<Int>, scoring: Bool) {
         var i = range.lowerBound
         let end = min(range.upperBound, range.lowerBound + ParagraphLanguages.unitSample)
+        // The common systems are counted in registers, the rare ones in `letters`.
+        var latin: Int32 = 0, han: Int32 = 0, hangul: Int32 = 0, kana: Int32 = 0
         var read = 0
         // The Latin word being read: its letters packed, its length, and
         // whether it can still be a stop word.
@@ -352,54 +354,73 @@ struct ParagraphSample {
         while i < end, read < ParagraphLanguages.letterSample {
             let u = text[i]
             i &+= 1
-            let system: WritingSystem
             if u < 0x80 {
                 guard (u | 0x20) &- 0x61 < 26 else {
-                    if length > 0 { endWord(key, length, packable, scoring); key = 0; length = 0; packable = true }
-                    previous = 0
+                    if length > 0 {
+                        endWord(key, packable, scoring)
+                        key = 0; length = 0; packable = true; previous = 0
+                    }
                     continue
                 }
-                system = .latin
-            } else if u >= 0xC0 && u <= 0x24F && u != 0xD7 && u != 0xF7 {
-                system = .latin
             } else if u >= 0xAC00 && u <= 0xD7A3 {
-                system = .hangul
+                hangul &+= 1; read &+= 1
+                if length > 0 { endWord(key, packable, scoring); key = 0; length = 0; packable = true; previous = 0 }
+                continue
             } else if u >= 0x4E00 && u <= 0x9FFF {
-                system = .han
+                han &+= 1; read &+= 1
+                if length > 0 { endWord(key, packable, scoring); key = 0; length = 0; packable = true; previous = 0 }
+                continue
             } else if (u >= 0x3041 && u <= 0x3096) || (u >= 0x30A1 && u <= 0x30FA) {
-                system = .kana
-            } else if u >= 0x0400 && u <= 0x045F {
-                system = .cyrillic
-            } else {
-                var scalar = UInt32(u)
-                if u & 0xFC00 == 0xD800, i < end, text[i] & 0xFC00 == 0xDC00 {
-                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (UInt32(text[i]) - 0xDC00)
-                    i &+= 1
-                }
-                let script = u & 0xF800 == 0xD800 && scalar < 0x10000 ? 0 : lc_script(scalar)
-                guard let known = WritingSystem(icuScript: script) else {
-                    if length > 0 { endWord(key, length, packable, scoring); key = 0; length = 0; packable = true }
-                    // ¿ and ¡ are not letters, but they are Spanish.
-                    if scoring, u == 0xBF || u == 0xA1 { LatinLanguageProfiles.letterHint(u, into: &scores) }
-                    previous = 0
-                    continue
-                }
-                if known == .other, otherScript < 0 { otherScript = script }
-                system = known
-            }
-            read &+= 1
-            switch system {
-            case .han, .hangul, .kana: letters[system.rawValue] &+= ParagraphLanguages.cjkLetterWeight
-            default: letters[system.rawValue] &+= 1
-            }
-            guard scoring else { continue }
-            guard system == .latin else {
-                if length > 0 { endWord(key, length, packable, scoring); key = 0; length = 0; packable = true }
+                kana &+= 1; read &+= 1
+                if length > 0 { endWord(key, packable, scoring); key = 0; length = 0; packable = true; previous = 0 }
+                continue
+            } else if (u <= 0xBF) || (u >= 0x2000 && u <= 0x2BFF) || (u >= 0x3000 && u <= 0x3004)
+                        || (u >= 0x3008 && u <= 0x3020) || (u >= 0xFF01 && u <= 0xFF20) {
+                // Latin-1 punctuation and symbols, general punctuation,
+                // arrows, maths and other symbols, CJK punctuation: no letters.
+                if length > 0 { endWord(key, packable, scoring); key = 0; length = 0; packable = true }
+                if scoring, u == 0xBF || u == 0xA1 { LatinLanguageProfiles.letterHint(u, into: &scores) }
                 previous = 0
                 continue
+            } else if !(u >= 0xC0 && u <= 0x24F && u != 0xD7 && u != 0xF7) {
+                // Not Latin-1 or Latin Extended: basic Cyrillic by range, the rest by ICU.
+                var system = WritingSystem.cyrillic
+                if !(u >= 0x0400 && u <= 0x045F) {
+                    var scalar = UInt32(u)
+                    if u & 0xFC00 == 0xD800, i < end, text[i] & 0xFC00 == 0xDC00 {
+                        scalar = 0x10000 + ((scalar - 0xD800) << 10) + (UInt32(text[i]) - 0xDC00)
+                        i &+= 1
+                    }
+                    let script = u & 0xF800 == 0xD800 && scalar < 0x10000 ? 0 : lc_script(scalar)
+                    guard let known = WritingSystem(icuScript: script) else {
+                        if length > 0 { endWord(key, packable, scoring); key = 0; length = 0; packable = true }
+                        // ¿ and ¡ are not letters, but they are Spanish.
+                        if scoring, u == 0xBF || u == 0xA1 { LatinLanguageProfiles.letterHint(u, into: &scores) }
+                        previous = 0
+                        continue
+                    }
+                    if known == .other, otherScript < 0 { otherScript = script }
+                    system = known
+                }
+                read &+= 1
+                switch system {
+                case .latin: break   // Latin Extended Additional and the like: a Latin letter, below
+                case .han: han &+= 1
+                case .hangul: hangul &+= 1
+                case .kana: kana &+= 1
+                default: letters[system.rawValue] &+= 1
+                }
+                guard system == .latin else {
+                    if length > 0 { endWord(key, packable, scoring); key = 0; length = 0; packable = true; previous = 0 }
+                    continue
+                }
+                read &-= 1
             }
+            // A Latin letter.
+            latin &+= 1; read &+= 1
+            guard scoring else { continue }
             if let byte = LatinLanguageProfiles.packedLetter(u) {
-                LatinLanguageProfiles.letterHint(UInt16(byte), into: &scores)
+                if byte >= 0x80 { LatinLanguageProfiles.letterHint(UInt16(byte), into: &scores) }
                 if previous == 0x69, byte == 0x6A { scores[LatinLanguageProfiles.dutch] &+= LatinLanguageProfiles.ijScore }
                 previous = byte
                 if length < LatinLanguageProfiles.longestStopWord { key |= UInt64(byte) << UInt64(8 &* length) } else { packable = false }
@@ -410,14 +431,19 @@ struct ParagraphSample {
             }
             length &+= 1
         }
+        let weight = ParagraphLanguages.cjkLetterWeight
+        letters[WritingSystem.latin.rawValue] = latin
+        letters[WritingSystem.han.rawValue] = han &* weight
+        letters[WritingSystem.hangul.rawValue] = hangul &* weight
+        letters[WritingSystem.kana.rawValue] = kana &* weight
         unitsRead = i - range.lowerBound
         // A word at the end of the paragraph counts; one cut by the sample
         // (it may be cut short) does not.
-        if length > 0, i >= range.upperBound { endWord(key, length, packable, scoring) }
+        if length > 0, i >= range.upperBound { endWord(key, packable, scoring) }
     }
 
     @inline(__always)
-    private mutating func endWord(_ key: UInt64, _ length: Int, _ packable: Bool, _ scoring: Bool) {
+    private mutating func endWord(_ key: UInt64, _ packable: Bool, _ scoring: Bool) {
         guard scoring else { return }
         words &+= 1
         if packable { scores &+= LatinLanguageProfiles.score(ofWord: key) }
