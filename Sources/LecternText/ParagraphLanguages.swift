@@ -10,7 +10,7 @@ import CICU
 /// decides only what the letters cannot:
 ///
 /// 1. **Script.** The paragraph's script decides when it can: Hangul → ko,
-///    any kana → ja, Cyrillic → ru, Greek → el, Arabic → ar, Hebrew → he,
+///    kana → ja, Cyrillic → ru, Greek → el, Arabic → ar, Hebrew → he,
 ///    Devanagari → hi, Thai → th. When the hint is a language written in
 ///    that script (`uk` or `bg` for Cyrillic, `fa` for Arabic, `ko-KP` for
 ///    Hangul), the hint wins: the script cannot tell those apart. The
@@ -18,7 +18,9 @@ import CICU
 ///    kana or Hangul letter counts ``cjkLetterWeight`` times (one carries
 ///    about what a short Latin word does), so a Japanese sentence with an
 ///    English name is Japanese and an English one quoting a Japanese word
-///    is English; among CJK letters, any kana makes it ja, else any Hangul ko.
+///    is English; among CJK letters, kana makes it ja unless Hangul letters
+///    outnumber the kana (a Korean paragraph quoting a Japanese name is
+///    ko), and Hangul makes it ko.
 /// 2. **Han only** (no kana, no Hangul): the hint when it is written with
 ///    Han (ja, zh, zh-Hant, ko for hanja, yue…); else the document's own CJK
 ///    language, the one of ja (kana paragraphs), ko (Hangul paragraphs) and
@@ -451,7 +453,10 @@ struct ParagraphSample {
 
     /// The paragraph's script (see ``ParagraphLanguages``, rule 1): the
     /// one with the most letters, Han, kana and Hangul together; among
-    /// those, kana, else Hangul, else Han. Nil without letters.
+    /// those, kana when it has at least as many letters as Hangul (Japanese
+    /// is mostly kanji with some kana, and never writes Hangul; a Korean
+    /// paragraph may quote a Japanese name), else Hangul, else Han. Nil
+    /// without letters.
     var writingSystem: WritingSystem? {
         let cjk = letters[WritingSystem.han.rawValue] &+ letters[WritingSystem.hangul.rawValue]
             &+ letters[WritingSystem.kana.rawValue]
@@ -464,7 +469,8 @@ struct ParagraphSample {
             most = letters[raw]
         }
         guard cjk > 0, cjk >= most else { return best }
-        if letters[WritingSystem.kana.rawValue] > 0 { return .kana }
-        return letters[WritingSystem.hangul.rawValue] > 0 ? .hangul : .han
+        let kana = letters[WritingSystem.kana.rawValue], hangul = letters[WritingSystem.hangul.rawValue]
+        if kana > 0, kana >= hangul { return .kana }
+        return hangul > 0 ? .hangul : .han
     }
 }

@@ -83,6 +83,15 @@ private let korean = "오늘은 날씨가 정말 좋습니다. 우리는 공원�
     #expect(SentenceTable(document: DocumentText("Bonjour Paris.\nAngela Merkel")).languages == [.english])
 }
 
+@Test func aKoreanParagraphQuotingJapaneseIsKorean() {
+    // Kana in a Korean paragraph (a Japanese name) does not make it Japanese.
+    let korean = DocumentText("《메이플스토리》(일본어: メイプルストーリー)는 넥슨이 서비스하는 온라인 게임이다. 많은 사용자가 있다.")
+    #expect(SentenceTable(document: korean).languages == [Language("ko")])
+    // A Japanese paragraph quoting Korean is Japanese: more kana than Hangul.
+    let japanese = DocumentText("「안녕하세요」は韓国語で「こんにちは」という意味です。")
+    #expect(SentenceTable(document: japanese).languages == [Language("ja")])
+}
+
 @Test func hanOnlyParagraphsFollowTheDocumentsCJKLanguage() {
     // A Japanese document's kanji-only heading and list items are ja.
     let document = DocumentText(["東京都", japanese, "大阪府", "京都は古い都です。"].joined(separator: "\n"))
