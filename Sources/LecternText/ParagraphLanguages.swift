@@ -137,7 +137,7 @@ public struct ParagraphLanguages: Sendable, Equatable {
 
         // Pass 1: what each paragraph's own letters decide.
         for (index, paragraph) in paragraphs.enumerated() {
-            let sample = ParagraphSample(text, paragraph.content, scoring: scoring)
+            let sample = ParagraphSample.read(text, paragraph.content, scoring: scoring)
             unitsRead += sample.unitsRead
             guard let system = sample.writingSystem else { continue }
             let length = paragraph.content.count
@@ -341,7 +341,13 @@ struct ParagraphSample {
     /// Hangul syllables) are classed by range; others ask ICU for their
     /// script. Words are scored only with `scoring`.
     /// - Complexity: O(1): bounded by the two samples.
-    init(_ text: UnsafeBufferPointer<UInt16>, _ range: Range<Int>, scoring: Bool) {
+    static func read(_ text: UnsafeBufferPointer<UInt16>, _ range: Range<Int>, scoring: Bool) -> ParagraphSample {
+        scoring ? ParagraphSample(scoringWordsIn: text, range) : ParagraphSample(countingScriptsIn: text, range)
+    }
+
+    /// The sample with word scores.
+    private init(scoringWordsIn text: UnsafeBufferPointer<UInt16>, _ range: Range<Int>) {
+        let scoring = true
         var i = range.lowerBound
         let end = min(range.upperBound, range.lowerBound + ParagraphLanguages.unitSample)
         // The common systems are counted in registers, the rare ones in `letters`.
@@ -442,6 +448,92 @@ struct ParagraphSample {
         // A word at the end of the paragraph counts; one cut by the sample
         // (it may be cut short) does not.
         if length > 0, i >= range.upperBound { endWord(key, packable, scoring) }
+    }
+
+    /// Classes of ``ParagraphSample/classes``: a ``WritingSystem`` raw
+    /// value, not a letter, or ask ICU.
+    private static let notALetter: UInt8 = 11, askICU: UInt8 = 12
+
+    /// Which 256-entry page of ``classes`` classes the units whose high
+    /// byte is the index: two levels, so a unit is classed by two loads
+    /// and no branch (what the sample does when it scores no words).
+    private static let pages: [UInt8] = (0..<256).map { high in
+        switch high {
+        case 0x00: 1                      // ASCII and Latin-1, unit by unit
+        case 0x01: 2                      // Latin Extended-A and -B: letters
+        case 0x04: 3                      // Cyrillic
+        case 0x20...0x2B: 4               // punctuation, symbols
+        case 0x30: 5                      // CJK punctuation, kana
+        case 0x4E...0x9F: 6               // Han
+        case 0xAC...0xD6: 7               // Hangul syllables
+        default: 0                        // ask ICU
+        }
+    }
+
+    private static let classes: [UInt8] = {
+        func page(_ body: (Int) -> UInt8) -> [UInt8] { (0..<256).map(body) }
+        let latin = UInt8(WritingSystem.latin.rawValue)
+        let ask = page { _ in askICU }
+        let latin1 = page { low in
+            if low < 0x80 { return (low | 0x20) >= 0x61 && (low | 0x20) <= 0x7A ? latin : notALetter }
+            if low >= 0xC0 { return low == 0xD7 || low == 0xF7 ? notALetter : latin }
+            return notALetter
+        }
+        let extended = page { low in low < 0x50 ? latin : askICU }   // 0x250… IPA and modifiers: ask
+        let cyrillic = page { low in low < 0x60 ? UInt8(WritingSystem.cyrillic.rawValue) : askICU }
+        let symbols = page { _ in notALetter }
+        let cjk = page { low in
+            let u = 0x3000 + low
+            if (u >= 0x3041 && u <= 0x3096) || (u >= 0x30A1 && u <= 0x30FA) { return UInt8(WritingSystem.kana.rawValue) }
+            return u <= 0x3004 || (u >= 0x3008 && u <= 0x3020) ? notALetter : askICU
+        }
+        let han = page { _ in UInt8(WritingSystem.han.rawValue) }
+        let hangul = page { _ in UInt8(WritingSystem.hangul.rawValue) }
+        return ask + latin1 + extended + cyrillic + symbols + cjk + han + hangul
+    }()
+
+    /// The sample without word scores: letters per script only.
+    private init(countingScriptsIn text: UnsafeBufferPointer<UInt16>, _ range: Range<Int>) {
+        var i = range.lowerBound
+        let end = min(range.upperBound, range.lowerBound + ParagraphLanguages.unitSample)
+        let cap = ParagraphLanguages.letterSample
+        var read = 0
+        var other: Int32 = -1
+        var counts = SIMD16<Int32>()
+        Self.pages.withUnsafeBufferPointer { pages in
+            Self.classes.withUnsafeBufferPointer { classes in
+                // 16 counters in memory: indexed stores, no branch per unit.
+                withUnsafeTemporaryAllocation(of: Int32.self, capacity: 16) { tally in
+                    tally.initialize(repeating: 0)
+                    while i < end, read < cap {
+                        let u = text[i]
+                        i &+= 1
+                        let cls = classes[Int(pages[Int(u &>> 8)]) &<< 8 | Int(u & 0xFF)]
+                        if cls == Self.askICU {
+                            var scalar = UInt32(u)
+                            if u & 0xFC00 == 0xD800, i < end, text[i] & 0xFC00 == 0xDC00 {
+                                scalar = 0x10000 + ((scalar - 0xD800) << 10) + (UInt32(text[i]) - 0xDC00)
+                                i &+= 1
+                            }
+                            let script = u & 0xF800 == 0xD800 && scalar < 0x10000 ? 0 : lc_script(scalar)
+                            guard let known = WritingSystem(icuScript: script) else { continue }
+                            if known == .other, other < 0 { other = script }
+                            tally[known.rawValue] &+= 1
+                            read &+= 1
+                            continue
+                        }
+                        tally[Int(cls)] &+= 1
+                        read &+= cls == Self.notALetter ? 0 : 1
+                    }
+                    for lane in 0..<WritingSystem.allCases.count { counts[lane] = tally[lane] }
+                }
+            }
+        }
+        let weight = ParagraphLanguages.cjkLetterWeight
+        for system in [WritingSystem.han, .hangul, .kana] { counts[system.rawValue] &*= weight }
+        letters = counts
+        otherScript = other
+        unitsRead = i - range.lowerBound
     }
 
     @inline(__always)
