@@ -62,7 +62,8 @@ public struct ParagraphLanguages: Sendable, Equatable {
     /// The index in ``distinct`` of each paragraph's language.
     let indexOfParagraph: [UInt8]
     /// The UTF-16 units detection read, over all paragraphs: the work it
-    /// did, at most ``unitSample`` per paragraph whatever their length.
+    /// did, at most ``unitSample`` per paragraph whatever their length,
+    /// twice that for a Latin-script paragraph whose words are scored.
     public let unitsRead: Int
 
     /// The most letters read from one paragraph.
@@ -341,8 +342,16 @@ struct ParagraphSample {
     /// Hangul syllables) are classed by range; others ask ICU for their
     /// script. Words are scored only with `scoring`.
     /// - Complexity: O(1): bounded by the two samples.
+    /// The sample of `range`: its scripts counted (by table, the cheap
+    /// pass) and, with `scoring`, when it is a Latin-script paragraph, read
+    /// again with its words scored (so Hangul or Han text never pays for
+    /// the word look-ups). At most twice the sample's units.
     static func read(_ text: UnsafeBufferPointer<UInt16>, _ range: Range<Int>, scoring: Bool) -> ParagraphSample {
-        scoring ? ParagraphSample(scoringWordsIn: text, range) : ParagraphSample(countingScriptsIn: text, range)
+        let counted = ParagraphSample(countingScriptsIn: text, range)
+        guard scoring, counted.writingSystem == .latin else { return counted }
+        var scored = ParagraphSample(scoringWordsIn: text, range)
+        scored.unitsRead += counted.unitsRead
+        return scored
     }
 
     /// The sample with word scores.
