@@ -1,7 +1,7 @@
 // DocumentInfo.swift: a document's facts, as PUT, GET and LIST report them.
 
 /// A document's facts: `id=intro revision=1 bytes=48 length=48 sentences=2
-/// paragraphs=1 lang=pt-BR rules=pt mode=reader attachments=0`.
+/// paragraphs=1 lang=pt-BR languages=pt-BR rules=pt mode=reader attachments=0`.
 public struct DocumentInfo: Hashable, Sendable {
     /// The document id.
     public var id: String
@@ -15,9 +15,13 @@ public struct DocumentInfo: Hashable, Sendable {
     public var sentences: Int
     /// Number of paragraphs.
     public var paragraphs: Int
-    /// The language: the BCP 47 tag given (in canonical case, `pt-BR`), or
-    /// the code detected from the script (Latin script: the commonest words).
+    /// The document's language: the BCP 47 tag given as the hint (in
+    /// canonical case, `pt-BR`), or else the language of most of the text.
     public var language: String
+    /// The paragraphs' languages, each once, in order of first appearance
+    /// (each paragraph's comes from its script and words, the hint where
+    /// the script cannot tell). Empty from a daemon older than the field.
+    public var languages: [String]
     /// Which sentence rules apply: the language's primary subtag when
     /// Lectern has rules for it (`pt` for `pt-BR`), `generic` when it has
     /// none, `uax29` with ``SegmentationMode/uax29``. Nil from a daemon
@@ -36,6 +40,8 @@ public struct DocumentInfo: Hashable, Sendable {
         sentences = try fields.int("sentences")
         paragraphs = try fields.int("paragraphs")
         language = try fields.string("lang")
+        languages = try fields.optional(fields.string, "languages")
+            .map { $0.split(separator: ",").map(String.init) } ?? []
         rules = try fields.optional(fields.string, "rules")
         mode = try fields.word("mode", as: SegmentationMode.self)
         attachments = try fields.int("attachments")

@@ -12,6 +12,7 @@
 /// let doc = DocumentText("Dr. Who arrived. He left.")
 /// let table = SentenceTable(document: doc)          // reader mode
 /// table.count                                       // 2
+/// table.language(ofParagraph: 0)                    // en
 /// table.sentence(containing: 20)?.content           // 17..<25, "He left."
 /// ```
 ///
@@ -22,8 +23,13 @@
 public struct SentenceTable: RandomAccessCollection, Sendable {
     /// The mode the table was built with.
     public let mode: SentenceMode
-    /// The language whose rules were applied (given or detected).
+    /// The document's language: the hint when one was given, else the
+    /// language of the most text among the paragraphs (see
+    /// ``ParagraphLanguages``). Each paragraph's rules are those of its own
+    /// language, ``language(ofParagraph:)``.
     public let language: Language
+    /// Each paragraph's language (one byte per paragraph).
+    public let paragraphLanguages: ParagraphLanguages
     /// Start of each sentence, then the text's end (count + 1 entries).
     // Inlinable (with the lookups below) so that a lookup in a table that
     // is a class's property needs no copy of the table, and so no retain
@@ -37,12 +43,16 @@ public struct SentenceTable: RandomAccessCollection, Sendable {
     /// Segments `document`.
     /// - Parameters:
     ///   - mode: ``SentenceMode/reader`` (default) or ``SentenceMode/uax29``.
-    ///   - language: rules to apply in reader mode; detected from the text's
-    ///     script when nil (see ``Language/detect(in:)``).
+    ///   - language: the hint (a client's `lang=`): the language of the
+    ///     paragraphs whose script does not decide, and the document's
+    ///     language. Each paragraph's language is chosen by the rules of
+    ///     ``ParagraphLanguages``, in either mode (uax29 mode reports the
+    ///     languages but its boundaries do not depend on them).
     public init(document: DocumentText, mode: SentenceMode = .reader, language: Language? = nil) {
         self.mode = mode
-        let language = language ?? Language.detect(in: document)
-        self.language = language
+        let languages = ParagraphLanguages(document: document, hint: language)
+        self.language = languages.document
+        paragraphLanguages = languages
         var builder = SentenceTableBuilder(capacity: document.utf16.count / 64 + 1)
         document.utf16.withUnsafeBufferPointer { text in
             switch mode {
@@ -61,10 +71,11 @@ public struct SentenceTable: RandomAccessCollection, Sendable {
                 }
                 builder.startParagraphs(through: text.count, in: document.paragraphs)
             case .reader:
-                let segmenter = ReaderSegmenter(language: language)
+                // One segmenter (and one rules look-up) per distinct language.
+                let segmenters = languages.distinct.map { ReaderSegmenter(language: $0) }
                 for (index, paragraph) in document.paragraphs.enumerated() {
                     builder.startParagraph(index, at: paragraph.range.lowerBound)
-                    segmenter.forEachBoundary(in: text, paragraph: paragraph) { builder.addBoundary($0) }
+                    segmenters[languages.distinctIndex(ofParagraph: index)].forEachBoundary(in: text, paragraph: paragraph) { builder.addBoundary($0) }
                 }
             }
             builder.finish(text: text)
@@ -116,6 +127,17 @@ public struct SentenceTable: RandomAccessCollection, Sendable {
         }
         return self[number]
     }
+
+    /// The language of paragraph `index` of the document (whose rules split
+    /// it in reader mode).
+    /// - Complexity: O(1).
+    public func language(ofParagraph index: Int) -> Language {
+        paragraphLanguages.language(ofParagraph: index)
+    }
+
+    /// The paragraphs' languages, each once, in order of first appearance
+    /// (the document's ``language`` alone for an empty text).
+    public var languages: [Language] { paragraphLanguages.distinct }
 
     /// All sentence ranges (with trailing whitespace), in order.
     public var ranges: [Range<Int>] { map(\.range) }

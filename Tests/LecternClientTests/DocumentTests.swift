@@ -88,6 +88,22 @@ import Testing
         #expect(page.total == 2)
     }
 
+    /// Each paragraph has its own language: the sentences say which, the
+    /// document's facts list them all; PUT, GET and LIST agree.
+    @Test func paragraphLanguagesAreTyped() async throws {
+        let daemon = try LiveDaemon()
+        let lectern = try await daemon.connect()
+        let text = "東京は日本の首都です。\nDr. Smith met Mr. Jones on Baker St. today. He left.\n오늘은 날씨가 좋습니다."
+        let info = try await lectern.put("mixed", text: text)
+        #expect(info.language == "en")
+        #expect(info.languages == ["ja", "en", "ko"])
+        #expect(try await lectern.get("mixed").info.languages == ["ja", "en", "ko"])
+        #expect(try await lectern.list().map(\.languages) == [["ja", "en", "ko"]])
+        let sentences = try await lectern.sentences(of: "mixed").sentences
+        #expect(sentences.map(\.language) == ["ja", "en", "en", "ko"])
+        #expect(sentences.map(\.text)[1] == "Dr. Smith met Mr. Jones on Baker St. today.")
+    }
+
     @Test func quotedSentenceTextComesBackExactly() async throws {
         let daemon = try LiveDaemon()
         let lectern = try await daemon.connect()

@@ -93,6 +93,19 @@ import Testing
         let info = try DocumentInfo(try ReplyFields("id=a revision=1 bytes=4 length=4 sentences=1 paragraphs=1 lang=en mode=reader attachments=0"))
         #expect(info.rules == nil)
         #expect(info.language == "en")
+        #expect(info.languages == [])
+    }
+
+    /// The paragraphs' languages, comma-separated; a sentence's language
+    /// when the line has one (SENTENCES), nil when not (TAP).
+    @Test func languagesAreRead() throws {
+        let info = try DocumentInfo(try ReplyFields("id=a revision=1 bytes=4 length=4 sentences=1 paragraphs=3 lang=ko languages=ko,en,pt-BR rules=ko mode=reader attachments=0"))
+        #expect(info.languages == ["ko", "en", "pt-BR"])
+        let listed = try Sentence(try ReplyFields("sentence 0 range=0..4 content=0..4 paragraph=1 lang=pt-BR text=\"Olá.\""))
+        #expect(listed.language == "pt-BR")
+        #expect(listed.text == "Olá.")
+        let tapped = try Sentence(try ReplyFields("sentence 0 range=0..4 content=0..4 paragraph=1 text=\"Olá.\""))
+        #expect(tapped.language == nil)
     }
 
     @Test func anUnknownLineIsMalformed() {

@@ -118,7 +118,7 @@ import Testing
         for (n, client) in clients.enumerated() { client.sendLine("@\(n) SENTENCES shared 1 1") }
         for (n, client) in clients.enumerated() {
             #expect(try client.readReply() == [
-                "* sentence 1 range=21..30 content=21..30 paragraph=0 text=\"Together.\"", "@\(n) OK SENTENCES 1 of 2",
+                "* sentence 1 range=21..30 content=21..30 paragraph=0 lang=en text=\"Together.\"", "@\(n) OK SENTENCES 1 of 2",
             ])
         }
         let stats = try clients[999].request("STATS")

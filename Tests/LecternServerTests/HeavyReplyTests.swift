@@ -63,7 +63,7 @@ import Glibc
         let sentences = try writer.readReply()
         #expect(sentences.status == "@s OK SENTENCES 2200 of 2200")
         #expect(sentences.lines.count == 2201)
-        #expect(sentences.lines[0] == "* sentence 0 range=0..27 content=0..26 paragraph=0 text=\"Sentence number 0 is here.\"")
+        #expect(sentences.lines[0] == "* sentence 0 range=0..27 content=0..26 paragraph=0 lang=en text=\"Sentence number 0 is here.\"")
         #expect(sentences.lines[2199].hasSuffix("text=\"Sentence number 2199 is here.\""))
 
         let get = try writer.readReply()
@@ -246,7 +246,7 @@ import Glibc
         let sorted = ids.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         // Each PUT took the store's next revision, in the order sent.
         let revisions = Dictionary(uniqueKeysWithValues: ids.enumerated().map { ($1, $0 + 1) })
-        #expect(list.lines.dropLast() == sorted.map { "* id=\($0) revision=\(revisions[$0] ?? 0) bytes=9 length=9 sentences=2 paragraphs=1 lang=en rules=en mode=reader attachments=0" }[...])
+        #expect(list.lines.dropLast() == sorted.map { "* id=\($0) revision=\(revisions[$0] ?? 0) bytes=9 length=9 sentences=2 paragraphs=1 lang=en languages=en rules=en mode=reader attachments=0" }[...])
         #expect(try Self.backgroundReplies(client) - before == 1)
         // With a prefix: the 111 ids starting with d1, also read off the loop
         // (which ids match is found there too).
@@ -280,7 +280,7 @@ import Glibc
         for n in 0..<2200 {
             let length = try #require(try client.readLine().flatMap { Int($0.dropFirst()) })
             let line = String(decoding: try client.readBytes(count: length + 2).dropLast(2), as: UTF8.self)
-            if n == 5 { #expect(line == "sentence 5 range=135..162 content=135..161 paragraph=0 text=\"Sentence number 5 is here.\"") }
+            if n == 5 { #expect(line == "sentence 5 range=135..162 content=135..161 paragraph=0 lang=en text=\"Sentence number 5 is here.\"") }
         }
         #expect(try client.readLine() == "+SENTENCES 2200 of 2200")
         #expect(try client.readLine() == "+PONG")

@@ -121,12 +121,12 @@ import Testing
         #expect(try client.request("PUT a \"Hi.\" lang=\(String(repeating: "a", count: 36))").last?.hasPrefix("ERR ARGS lang is at most 35 characters") == true)
         #expect(try client.request("GET a").last?.hasPrefix("ERR NODOC") == true)
         let brazil = try client.request("PUT a \"Olá. Tudo bem?\" lang=PT-br")
-        #expect(brazil.last?.contains(" lang=pt-BR rules=pt mode=reader ") == true, "\(brazil)")
-        #expect(try client.request("GET a").last?.contains(" lang=pt-BR rules=pt ") == true)
-        #expect(try client.request("PUT b \"Aloha.\" lang=haw").last?.contains(" lang=haw rules=generic ") == true)
-        #expect(try client.request("PUT c \"漢字。\" lang=zh_Hant_TW").last?.contains(" lang=zh-Hant-TW rules=zh ") == true)
-        #expect(try client.request("PUT d \"Dr. No.\" lang=en mode=uax29").last?.contains(" lang=en rules=uax29 mode=uax29 ") == true)
-        #expect(try client.request("PUT e \"날씨가 좋다.\"").last?.contains(" lang=ko rules=ko ") == true)
+        #expect(brazil.last?.contains(" lang=pt-BR languages=pt-BR rules=pt mode=reader ") == true, "\(brazil)")
+        #expect(try client.request("GET a").last?.contains(" lang=pt-BR languages=pt-BR rules=pt ") == true)
+        #expect(try client.request("PUT b \"Aloha.\" lang=haw").last?.contains(" lang=haw languages=haw rules=generic ") == true)
+        #expect(try client.request("PUT c \"漢字。\" lang=zh_Hant_TW").last?.contains(" lang=zh-Hant-TW languages=zh-Hant-TW rules=zh ") == true)
+        #expect(try client.request("PUT d \"Dr. No.\" lang=en mode=uax29").last?.contains(" lang=en languages=en rules=uax29 mode=uax29 ") == true)
+        #expect(try client.request("PUT e \"날씨가 좋다.\"").last?.contains(" lang=ko languages=ko rules=ko ") == true)
     }
 
     /// The tag given is what the store keeps: the same facts after a restart.
@@ -137,11 +137,11 @@ import Testing
         do {
             let daemon = try Daemon(["--data-dir", directory.path])
             let client = try daemon.connect()
-            #expect(try client.request("PUT a \"Olá.\" lang=pt-BR").last?.contains(" lang=pt-BR rules=pt ") == true)
+            #expect(try client.request("PUT a \"Olá.\" lang=pt-BR").last?.contains(" lang=pt-BR languages=pt-BR rules=pt ") == true)
             daemon.stop()
         }
         let daemon = try Daemon(["--data-dir", directory.path])
-        #expect(try daemon.connect().request("GET a").last?.contains(" lang=pt-BR rules=pt ") == true)
+        #expect(try daemon.connect().request("GET a").last?.contains(" lang=pt-BR languages=pt-BR rules=pt ") == true)
     }
 
     /// `RECTS story -1` said "from 0 to 9223372036854775807": a whole
@@ -181,7 +181,7 @@ import Testing
         #expect(try client.request("GET story").last?.hasPrefix("OK GET id=story") == true)
         // Options first, the literal last: stored.
         #expect(client.send("PUT korean lang=ko {17}\r\n날씨가 좋다.\r\n"))
-        #expect(try client.readReply().last?.contains(" lang=ko rules=ko ") == true)
+        #expect(try client.readReply().last?.contains(" lang=ko languages=ko rules=ko ") == true)
     }
 
     /// `PUT q { 5}` was no payload, and its bytes ran as a request: a

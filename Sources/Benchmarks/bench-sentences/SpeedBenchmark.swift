@@ -48,11 +48,38 @@ struct SpeedBenchmark {
                 return SentenceTable(document: document, mode: .reader, language: Language(code)).count
             }
         }
+        add("Lectern DocumentText + SentenceTable reader (detected)") {
+            guard let document = try? DocumentText(utf8: bytes) else { return 0 }
+            return SentenceTable(document: document, mode: .reader).count
+        }
+        // The same words as lines of ten: many short paragraphs, each
+        // detected on its own.
+        let shortLines = tenWordLines(bytes)
+        let shortUTF16 = Array(String(decoding: shortLines, as: UTF8.self).utf16)
+        let shortMegabytes = Double(shortLines.count) / 1_000_000
+        add("ICU raw sentence iterator (en), 10-word lines", megabytes: shortMegabytes) {
+            ICUSentenceBreaker(locale: "en")?.boundaries(in: shortUTF16).count ?? 0
+        }
+        add("Lectern DocumentText + SentenceTable reader (detected), 10-word lines", megabytes: shortMegabytes) {
+            guard let document = try? DocumentText(utf8: shortLines) else { return 0 }
+            return SentenceTable(document: document, mode: .reader).count
+        }
         if let document = try? DocumentText(utf8: bytes) {
             for code in ["en", "ko"] {
                 add("  of which SentenceTable reader (\(code)) alone") {
                     SentenceTable(document: document, mode: .reader, language: Language(code)).count
                 }
+            }
+        }
+        if let document = try? DocumentText(utf8: bytes) {
+            let languages = ParagraphLanguages(document: document, hint: nil)
+            print("detection: \(document.paragraphs.count) paragraphs, \(languages.unitsRead) of \(document.utf16.count) units read; "
+                  + "languages \(languages.distinct.map(\.tag).joined(separator: ","))")
+            add("  of which ParagraphLanguages (detected) alone") {
+                ParagraphLanguages(document: document, hint: nil).count
+            }
+            add("  of which ParagraphLanguages (en hint) alone") {
+                ParagraphLanguages(document: document, hint: .english).count
             }
         }
         for (label, sample) in [("ASCII only", asciiOnly(bytes)), ("Hangul only", hangulOnly(bytes))] {
@@ -80,14 +107,30 @@ struct SpeedBenchmark {
         // table, in either mode, at least half as fast as ICU's raw iterator.
         if let icu = rates["ICU raw sentence iterator (en, UTF-16 given)"] {
             print("ratio to the ICU raw iterator (en, UTF-16 given), DocumentText + SentenceTable; target ≥ 0.50:")
-            for mode in ["uax29", "reader (en)", "reader (ko)"] {
+            for mode in ["uax29", "reader (en)", "reader (ko)", "reader (detected)"] {
                 guard let rate = rates["Lectern DocumentText + SentenceTable \(mode)"] else { continue }
                 let ratio = rate / icu
                 print("  \(mode)".padding(toLength: 20, withPad: " ", startingAt: 0)
                       + String(format: "%5.2f×  %@", ratio, ratio >= 0.5 ? "meets the target" : "below the target"))
             }
         }
+        if let icu = rates["ICU raw sentence iterator (en), 10-word lines"],
+           let rate = rates["Lectern DocumentText + SentenceTable reader (detected), 10-word lines"] {
+            print("  reader (detected) on 10-word lines, to ICU on the same lines: "
+                  + String(format: "%5.2f×  %@", rate / icu, rate / icu >= 0.5 ? "meets the target" : "below the target"))
+        }
         print("(checksum \(sink))")
+    }
+
+    /// The words of `bytes`, ten to a line.
+    private func tenWordLines(_ bytes: [UInt8]) -> [UInt8] {
+        let words = String(decoding: bytes, as: UTF8.self).split(whereSeparator: \.isWhitespace)
+        var text = ""
+        for (index, word) in words.enumerated() {
+            text += word
+            text += index % 10 == 9 ? "\n" : " "
+        }
+        return Array(text.utf8)
     }
 
     private func asciiOnly(_ bytes: [UInt8]) -> [UInt8] { bytes.filter { $0 < 0x80 } }

@@ -28,7 +28,7 @@ enum SessionOptions {
 
 /// PUT's options.
 enum DocumentOptions {
-    static let language = Option<Language?>.language("lang", "the language whose reader rules apply (default: detected from the script and, for Latin script, the commonest words)")
+    static let language = Option<Language?>.language("lang", "a hint: the language of the paragraphs whose script does not decide it, and the document's language (default: each paragraph detected from its script and, for Latin script, its commonest words)")
     static let mode = Option<String>.choice("mode", [SentenceMode.reader.rawValue, SentenceMode.uax29.rawValue], default: SentenceMode.reader.rawValue, "reader rules, or exactly Unicode's UAX #29")
 }
 

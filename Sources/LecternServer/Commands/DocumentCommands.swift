@@ -11,10 +11,12 @@ extension Server {
             options: [DocumentOptions.language, DocumentOptions.mode],
             summary: "Stores a document (creating or replacing it) and splits it into sentences.",
             details: [
-                "PUT intro lang=en \"One. Two.\"        -> OK PUT id=intro revision=… lang=en rules=en …",
+                "PUT intro lang=en \"One. Two.\"        -> OK PUT id=intro revision=… lang=en languages=en rules=en …",
                 "PUT intro lang=ko {9}<CRLF>One. Two.  (a literal: exactly 9 bytes follow; options go before it)",
                 "PUT intro <<END ... END               (a heredoc: the lines up to END)",
-                "rules= in the reply: the language whose reader rules apply, generic (none of its own) or uax29 (mode=uax29).",
+                "lang= is a hint: each paragraph's language comes from its script (Hangul ko, kana ja, Cyrillic ru…) and, for Latin script, its commonest words; the hint wins where the script cannot tell (uk for Cyrillic, zh-Hant for Han, any Latin-script tag for Latin).",
+                "languages= in the reply: the paragraphs' languages, in order of first appearance; lang= the hint, else the language of the most text.",
+                "rules= in the reply: the document language's reader rules, generic (none of its own) or uax29 (mode=uax29).",
             ],
             acceptsPayload: true,
             handler: { context in try context.server.put(context) }),
@@ -67,9 +69,9 @@ extension Server {
             }),
         Command(
             name: "SENTENCES", syntax: "<id> [from] [count]",
-            summary: "Lists sentences: number, range, trimmed content range, paragraph and text.",
+            summary: "Lists sentences: number, range, trimmed content range, paragraph, its language and text.",
             details: [
-                "SENTENCES intro       -> * sentence 0 range=0..5 content=0..4 paragraph=0 text=\"One.\" / … / OK SENTENCES 2 of 2",
+                "SENTENCES intro       -> * sentence 0 range=0..5 content=0..4 paragraph=0 lang=en text=\"One.\" / … / OK SENTENCES 2 of 2",
                 "SENTENCES intro 10 5  -> sentences 10 to 14",
             ],
             handler: { context in
@@ -91,13 +93,16 @@ extension Server {
                     describing: "\(end - from) sentences of '\(document.id)'",
                     hint: "ask for fewer at a time with SENTENCES <id> <from> <count>"
                 ) { reply in
-                    for number in from..<end { reply.data(text.sentenceLine(sentences[number], unit: unit)) }
+                    for number in from..<end {
+                        let sentence = sentences[number]
+                        reply.data(text.sentenceLine(sentence, unit: unit, language: sentences.language(ofParagraph: sentence.paragraph)))
+                    }
                     return "SENTENCES \(end - from) of \(total)"
                 }
             }),
     ]
 
-    /// `id=… revision=… bytes=… length=… sentences=… paragraphs=… lang=… rules=… mode=…`
+    /// `id=… revision=… bytes=… length=… sentences=… paragraphs=… lang=… languages=… rules=… mode=…`
     func documentFacts(_ document: Document, unit: OffsetUnit) -> String {
         DocumentFacts(document, unit: unit).line
     }
@@ -164,6 +169,9 @@ struct DocumentFacts: Sendable {
     let sentences: Int
     let paragraphs: Int
     let language: String
+    /// The paragraphs' languages, each once, in order of first appearance,
+    /// joined by commas (at most a score of short tags).
+    let languages: String
     /// The reader rules applied (``Language/rules``, or `uax29`).
     let rules: String
     let mode: SentenceMode
@@ -178,15 +186,16 @@ struct DocumentFacts: Sendable {
         sentences = document.sentences.count
         paragraphs = document.text.paragraphs.count
         language = document.sentences.language.tag
+        languages = document.sentences.languages.map(\.tag).joined(separator: ",")
         rules = document.mode == .uax29 ? SentenceMode.uax29.rawValue : document.sentences.language.rules
         mode = document.mode
         attachments = document.attachments.count
     }
 
-    /// `id=… revision=… bytes=… length=… sentences=… paragraphs=… lang=… rules=… mode=… attachments=…`
+    /// `id=… revision=… bytes=… length=… sentences=… paragraphs=… lang=… languages=… rules=… mode=… attachments=…`
     var line: String {
         "id=\(id) revision=\(revision) bytes=\(bytes) length=\(length) sentences=\(sentences)"
-            + " paragraphs=\(paragraphs) lang=\(language) rules=\(rules) mode=\(mode.rawValue) attachments=\(attachments)"
+            + " paragraphs=\(paragraphs) lang=\(language) languages=\(languages) rules=\(rules) mode=\(mode.rawValue) attachments=\(attachments)"
     }
 }
 

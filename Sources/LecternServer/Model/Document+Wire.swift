@@ -24,10 +24,13 @@ extension DocumentText {
         "\(wireOffset(range.lowerBound, unit: unit))..\(wireOffset(range.upperBound, unit: unit))"
     }
 
-    /// `sentence N range=… content=… paragraph=… text="…"`: one sentence.
-    func sentenceLine(_ sentence: Sentence, unit: OffsetUnit) -> String {
+    /// `sentence N range=… content=… paragraph=… [lang=…] text="…"`: one
+    /// sentence, with its paragraph's language when `language` is given
+    /// (SENTENCES gives it; TAP, RECTS and highlights do not).
+    func sentenceLine(_ sentence: Sentence, unit: OffsetUnit, language: Language? = nil) -> String {
         "sentence \(sentence.number) range=\(wireRange(sentence.range, unit: unit))"
             + " content=\(wireRange(sentence.content, unit: unit)) paragraph=\(sentence.paragraph)"
+            + (language.map { " lang=\($0.tag)" } ?? "")
             + " text=\(ReplyEncoder.quote(text(in: sentence.content)))"
     }
 
