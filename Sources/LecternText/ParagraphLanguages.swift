@@ -68,6 +68,13 @@ public struct ParagraphLanguages: Sendable, Equatable {
 
     /// The most letters read from one paragraph.
     public static let letterSample = 128
+    /// When a paragraph's first 32 letters are all of one script other
+    /// than Han, that script is the paragraph's and its script count stops
+    /// there: most paragraphs are in one script, and the rest of the sample
+    /// would only confirm it. (Han goes on: kana or Hangul later decides ja
+    /// or ko.) So a paragraph that starts with a whole clause in one script
+    /// and goes on in another is read by its start.
+    public static let earlyLetters = 32
     /// The most UTF-16 units read from one paragraph: a paragraph whose
     /// first 512 units hold fewer than ``letterSample`` letters is mostly
     /// numbers, symbols or space, and the letters found there decide.
@@ -252,6 +259,9 @@ public struct ParagraphLanguages: Sendable, Equatable {
 enum WritingSystem: Int, CaseIterable {
     case latin, cyrillic, greek, arabic, hebrew, devanagari, thai, han, hangul, kana, other
 
+    /// `allCases.count`, built once: `allCases` makes a new array each time.
+    static let count = allCases.count
+
     /// The system of an ICU script code (`UScriptCode`); nil for Common,
     /// Inherited and Unknown (digits, punctuation, combining marks).
     @inline(__always)
@@ -351,6 +361,10 @@ struct ParagraphSample {
         guard scoring, counted.writingSystem == .latin else { return counted }
         var scored = ParagraphSample(scoringWordsIn: text, range)
         scored.unitsRead += counted.unitsRead
+        // The script is the counting pass's (which may stop early: see
+        // ``ParagraphLanguages/earlyLetters``); this pass adds the words.
+        scored.letters = counted.letters
+        scored.otherScript = counted.otherScript
         return scored
     }
 
@@ -514,32 +528,43 @@ struct ParagraphSample {
                 // 16 counters in memory: indexed stores, no branch per unit.
                 withUnsafeTemporaryAllocation(of: Int32.self, capacity: 16) { tally in
                     tally.initialize(repeating: 0)
-                    while i < end, read < cap {
-                        let u = text[i]
-                        i &+= 1
-                        let cls = classes[Int(pages[Int(u &>> 8)]) &<< 8 | Int(u & 0xFF)]
-                        if cls == Self.askICU {
-                            var scalar = UInt32(u)
-                            if u & 0xFC00 == 0xD800, i < end, text[i] & 0xFC00 == 0xDC00 {
-                                scalar = 0x10000 + ((scalar - 0xD800) << 10) + (UInt32(text[i]) - 0xDC00)
-                                i &+= 1
+                    @inline(__always) func count(upTo cap: Int) {
+                        while i < end, read < cap {
+                            let u = text[i]
+                            i &+= 1
+                            let cls = classes[Int(pages[Int(u &>> 8)]) &<< 8 | Int(u & 0xFF)]
+                            if cls == Self.askICU {
+                                var scalar = UInt32(u)
+                                if u & 0xFC00 == 0xD800, i < end, text[i] & 0xFC00 == 0xDC00 {
+                                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (UInt32(text[i]) - 0xDC00)
+                                    i &+= 1
+                                }
+                                let script = u & 0xF800 == 0xD800 && scalar < 0x10000 ? 0 : lc_script(scalar)
+                                guard let known = WritingSystem(icuScript: script) else { continue }
+                                if known == .other, other < 0 { other = script }
+                                tally[known.rawValue] &+= 1
+                                read &+= 1
+                                continue
                             }
-                            let script = u & 0xF800 == 0xD800 && scalar < 0x10000 ? 0 : lc_script(scalar)
-                            guard let known = WritingSystem(icuScript: script) else { continue }
-                            if known == .other, other < 0 { other = script }
-                            tally[known.rawValue] &+= 1
-                            read &+= 1
-                            continue
+                            tally[Int(cls)] &+= 1
+                            read &+= cls == Self.notALetter ? 0 : 1
                         }
-                        tally[Int(cls)] &+= 1
-                        read &+= cls == Self.notALetter ? 0 : 1
                     }
-                    for lane in 0..<WritingSystem.allCases.count { counts[lane] = tally[lane] }
+                    // The first ``earlyLetters`` letters; the rest of the
+                    // sample only when they are not all of one script
+                    // (Han goes on: later kana or Hangul decide ja or ko).
+                    count(upTo: Swift.min(cap, ParagraphLanguages.earlyLetters))
+                    var systems = 0
+                    for lane in 0..<WritingSystem.count where tally[lane] > 0 { systems += 1 }
+                    if i < end, !(systems == 1 && tally[WritingSystem.han.rawValue] == 0) { count(upTo: cap) }
+                    for lane in 0..<WritingSystem.count { counts[lane] = tally[lane] }
                 }
             }
         }
         let weight = ParagraphLanguages.cjkLetterWeight
-        for system in [WritingSystem.han, .hangul, .kana] { counts[system.rawValue] &*= weight }
+        counts[WritingSystem.han.rawValue] &*= weight
+        counts[WritingSystem.hangul.rawValue] &*= weight
+        counts[WritingSystem.kana.rawValue] &*= weight
         letters = counts
         otherScript = other
         unitsRead = i - range.lowerBound
@@ -564,7 +589,7 @@ struct ParagraphSample {
         var best: WritingSystem?
         var most: Int32 = 0
         // Every system but the three CJK ones, in the order that breaks ties.
-        for raw in 0..<WritingSystem.allCases.count where raw < WritingSystem.han.rawValue || raw == WritingSystem.other.rawValue {
+        for raw in 0..<WritingSystem.count where raw < WritingSystem.han.rawValue || raw == WritingSystem.other.rawValue {
             guard letters[raw] > most else { continue }
             best = WritingSystem(rawValue: raw)
             most = letters[raw]

@@ -179,3 +179,14 @@ private let korean = "오늘은 날씨가 정말 좋습니다. 우리는 공원�
     let digits = DocumentText(String(repeating: "1234 ", count: 100_000) + "Hallo")
     #expect(ParagraphLanguages(document: digits, hint: nil).unitsRead <= 2 * ParagraphLanguages.unitSample)
 }
+
+/// A paragraph whose first 32 letters are all of one script (not Han) is
+/// read by them; Han-only starts read on, so later kana still make it ja.
+@Test func aParagraphIsReadByItsFirstLettersWhenTheyAreOfOneScript() {
+    let english = "The Three-Body Problem is a novel by Liu Cixin " + String(repeating: "三体是刘慈欣创作的长篇科幻小说", count: 4)
+    #expect(ParagraphLanguages(document: DocumentText(english), hint: nil).language(ofParagraph: 0).code == "en")
+    let japanese = String(repeating: "東京都知事選挙結果発表", count: 4) + "が行われました。"
+    #expect(ParagraphLanguages(document: DocumentText(japanese), hint: nil).language(ofParagraph: 0).code == "ja")
+    let korean = String(repeating: "한국어 문장입니다 ", count: 6) + "English words follow here in the same paragraph"
+    #expect(ParagraphLanguages(document: DocumentText(korean), hint: nil).language(ofParagraph: 0).code == "ko")
+}
