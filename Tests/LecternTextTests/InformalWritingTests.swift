@@ -6,30 +6,9 @@
 import LecternText
 import Testing
 
-/// The sentences reader mode finds in `text`, as trimmed content strings.
-private func sentences(_ text: String, _ code: String) -> [String] {
-    let document = DocumentText(text)
-    let table = SentenceTable(document: document, mode: .reader, language: Language(code))
-    return table.map { document.text(in: $0.content) }
-}
-
-struct InformalCase: CustomTestStringConvertible, Sendable {
-    let language: String
-    let sentences: [String]
-    init(_ language: String, _ sentences: [String]) {
-        self.language = language
-        self.sentences = sentences
-    }
-    var testDescription: String { "\(language): \(sentences.joined(separator: " ‖ "))" }
-}
-
-private func check(_ sample: InformalCase) {
-    #expect(sentences(sample.sentences.joined(separator: " "), sample.language) == sample.sentences)
-}
-
 // MARK: "?" and "!" before a lower-case word
 
-let questionsBeforeLowercase: [InformalCase] = [
+let questionsBeforeLowercase: [SentenceCase] = [
     .init("en", ["where did you grow up?", "in india?", "should i be embarrassed?"]),
     .init("en", ["What?", "where?", "when?"]),
     .init("en", ["are you kidding?", "why would you want that?"]),
@@ -41,12 +20,12 @@ let questionsBeforeLowercase: [InformalCase] = [
 ]
 
 @Test(arguments: questionsBeforeLowercase)
-func aQuestionOrExclamationBeforeALowercaseWordEnds(_ sample: InformalCase) { check(sample) }
+func aQuestionOrExclamationBeforeALowercaseWordEnds(_ sample: SentenceCase) { sample.check() }
 
 /// Where the lower-case word goes on with the sentence: after a closing
 /// quote or bracket, after a dash (dialogue), after a "!" in a name, after
 /// punctuation that is not a word's end.
-let questionsThatGoOn: [InformalCase] = [
+let questionsThatGoOn: [SentenceCase] = [
     .init("en", ["\"Who is it?\" she asked."]),
     .init("en", ["He wondered (why?) and left."]),
     .init("en", ["She works at Yahoo! in the accounting department."]),
@@ -60,11 +39,11 @@ let questionsThatGoOn: [InformalCase] = [
 ]
 
 @Test(arguments: questionsThatGoOn)
-func aQuestionBeforeALowercaseWordGoesOnWhereTheTextSaysSo(_ sample: InformalCase) { check(sample) }
+func aQuestionBeforeALowercaseWordGoesOnWhereTheTextSaysSo(_ sample: SentenceCase) { sample.check() }
 
 // MARK: Faces and smiles
 
-let facesThatEndSentences: [InformalCase] = [
+let facesThatEndSentences: [SentenceCase] = [
     .init("ru", ["Красиво 😍", "Завтра снова поедем."]),
     .init("ru", ["Какие же вы хорошие😍😍😍", "Стильно получилось!"]),
     .init("ru", ["Nice🤗", "А мы тут недавно."]),
@@ -78,9 +57,9 @@ let facesThatEndSentences: [InformalCase] = [
 ]
 
 @Test(arguments: facesThatEndSentences)
-func aFaceAfterALowercaseWordEndsTheSentenceBeforeACapital(_ sample: InformalCase) { check(sample) }
+func aFaceAfterALowercaseWordEndsTheSentenceBeforeACapital(_ sample: SentenceCase) { sample.check() }
 
-let facesThatGoOn: [InformalCase] = [
+let facesThatGoOn: [SentenceCase] = [
     .init("en", ["I ❤️ NY and so do you."]),
     .init("en", ["We went 😍 and we stayed."]),
     .init("en", ["Meet me at 10:30 Tomorrow."]),
@@ -92,14 +71,14 @@ let facesThatGoOn: [InformalCase] = [
 ]
 
 @Test(arguments: facesThatGoOn)
-func aFaceGoesOnWhereNothingSaysItEnds(_ sample: InformalCase) { check(sample) }
+func aFaceGoesOnWhereNothingSaysItEnds(_ sample: SentenceCase) { sample.check() }
 
 /// A check-mark bullet after a sentence starts the next one; it is no
 /// trailing decoration of the sentence before.
 @Test func aCheckMarkBulletStartsTheNextSentence() {
-    #expect(sentences("Будет успешен весь день. ✔ К середине зимы станет теплее.", "ru")
+    #expect(readerSentences("Будет успешен весь день. ✔ К середине зимы станет теплее.", "ru")
             == ["Будет успешен весь день.", "✔ К середине зимы станет теплее."])
-    #expect(sentences("✔ milk ✔ eggs ✔ bread", "en") == ["✔ milk", "✔ eggs", "✔ bread"])
+    #expect(readerSentences("✔ milk ✔ eggs ✔ bread", "en") == ["✔ milk", "✔ eggs", "✔ bread"])
 }
 
 // MARK: Periods in lower-case writing
@@ -108,23 +87,23 @@ func aFaceGoesOnWhereNothingSaysItEnds(_ sample: InformalCase) { check(sample) }
 /// so, or a sentence did after "?" or "!"): a period before a lower-case
 /// word ends the sentence unless it ends an abbreviation.
 @Test func periodsInLowercaseWritingEndSentences() {
-    #expect(sentences("i am going out tonight. max and jen are looking for you. call them.", "en")
+    #expect(readerSentences("i am going out tonight. max and jen are looking for you. call them.", "en")
             == ["i am going out tonight.", "max and jen are looking for you.", "call them."])
-    #expect(sentences("are you coming? i am going out. max is too.", "en")
+    #expect(readerSentences("are you coming? i am going out. max is too.", "en")
             == ["are you coming?", "i am going out.", "max is too."])
-    #expect(sentences("мы приехали вчера. погода отличная.", "ru") == ["мы приехали вчера.", "погода отличная."])
+    #expect(readerSentences("мы приехали вчера. погода отличная.", "ru") == ["мы приехали вчера.", "погода отличная."])
     // Abbreviations and initials still go on.
-    #expect(sentences("we bought apples, pears etc. and went home.", "en") == ["we bought apples, pears etc. and went home."])
-    #expect(sentences("we need approx. five more.", "en") == ["we need approx. five more."])
-    #expect(sentences("see e.g. the other one.", "en") == ["see e.g. the other one."])
+    #expect(readerSentences("we bought apples, pears etc. and went home.", "en") == ["we bought apples, pears etc. and went home."])
+    #expect(readerSentences("we need approx. five more.", "en") == ["we need approx. five more."])
+    #expect(readerSentences("see e.g. the other one.", "en") == ["see e.g. the other one."])
 }
 
 /// Edited text keeps today's rule: a lower-case word after a period goes on.
 @Test func periodsInEditedWritingStillGoOnBeforeLowercase() {
-    #expect(sentences("It costs approx. five dollars. The rest is free.", "en")
+    #expect(readerSentences("It costs approx. five dollars. The rest is free.", "en")
             == ["It costs approx. five dollars.", "The rest is free."])
-    #expect(sentences("Der Preis ist ca. zehn Euro. Das ist gut.", "de") == ["Der Preis ist ca. zehn Euro.", "Das ist gut."])
-    #expect(sentences("He met the team. and then some.", "en") == ["He met the team. and then some."])
+    #expect(readerSentences("Der Preis ist ca. zehn Euro. Das ist gut.", "de") == ["Der Preis ist ca. zehn Euro.", "Das ist gut."])
+    #expect(readerSentences("He met the team. and then some.", "en") == ["He met the team. and then some."])
 }
 
 // MARK: Speech broken off with a dash; numbered citations after a space
@@ -133,21 +112,21 @@ func aFaceGoesOnWhereNothingSaysItEnds(_ sample: InformalCase) { check(sample) }
 /// speech broken off, and the next sentence starts. Closed or doubly spaced
 /// dashes go on.
 @Test func aDashThatBreaksOffSpeechEndsTheSentence() {
-    #expect(sentences("Kendra, just let it go. You— No, because she doesn't— All you said was—", "en")
+    #expect(readerSentences("Kendra, just let it go. You— No, because she doesn't— All you said was—", "en")
             == ["Kendra, just let it go.", "You—", "No, because she doesn't—", "All you said was—"])
-    #expect(sentences("Ich wollte— Nein, lass das.", "de") == ["Ich wollte—", "Nein, lass das."])
-    #expect(sentences("He was—I think—right about it.", "en") == ["He was—I think—right about it."])
-    #expect(sentences("He was — I think — right about it.", "en") == ["He was — I think — right about it."])
-    #expect(sentences("He was— and then he left.", "en") == ["He was— and then he left."])
+    #expect(readerSentences("Ich wollte— Nein, lass das.", "de") == ["Ich wollte—", "Nein, lass das."])
+    #expect(readerSentences("He was—I think—right about it.", "en") == ["He was—I think—right about it."])
+    #expect(readerSentences("He was — I think — right about it.", "en") == ["He was — I think — right about it."])
+    #expect(readerSentences("He was— and then he left.", "en") == ["He was— and then he left."])
 }
 
 /// A numbered citation after the terminator and a space stays with the
 /// sentence it cites; other bracketed text after a space starts the next.
 @Test func aNumberedCitationAfterASpaceStaysWithItsSentence() {
-    #expect(sentences("He studied in Dulwich. [17] Placed under the care of a tutor, he grew.", "en")
+    #expect(readerSentences("He studied in Dulwich. [17] Placed under the care of a tutor, he grew.", "en")
             == ["He studied in Dulwich. [17]", "Placed under the care of a tutor, he grew."])
-    #expect(sentences("Er studierte in Wien. [3, 4] Danach ging er.", "de")
+    #expect(readerSentences("Er studierte in Wien. [3, 4] Danach ging er.", "de")
             == ["Er studierte in Wien. [3, 4]", "Danach ging er."])
-    #expect(sentences("He left. [Laughter] Then he came back.", "en")
+    #expect(readerSentences("He left. [Laughter] Then he came back.", "en")
             == ["He left.", "[Laughter] Then he came back."])
 }

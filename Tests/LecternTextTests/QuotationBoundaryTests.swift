@@ -3,71 +3,58 @@
 import LecternText
 import Testing
 
-/// The sentences reader mode finds in `text`, as trimmed content strings.
-private func sentences(_ text: String, _ code: String) -> [String] {
-    let document = DocumentText(text)
-    let table = SentenceTable(document: document, mode: .reader, language: Language(code))
-    return table.map { document.text(in: $0.content) }
-}
-
-struct QuotationCase: CustomTestStringConvertible, Sendable {
-    let language: String
-    let sentences: [String]
-    var testDescription: String { "\(language): \(sentences.joined(separator: " ‖ "))" }
-}
-
 // MARK: 1. A closing quote before the final punctuation
 
 /// A quote attached to the end of a word closes a quotation, straight or
 /// curly, whatever the script; the terminator after it ends the sentence
 /// when a new sentence follows.
-let quoteBeforeTerminator: [QuotationCase] = [
-    .init(language: "en", sentences: ["He said \"fine\".", "Then he left."]),
-    .init(language: "en", sentences: ["He said \"fine\"!", "Then he left."]),
-    .init(language: "en", sentences: ["He said \"fine\"?", "Then he left."]),
-    .init(language: "en", sentences: ["He said 'fine'.", "Then he left."]),
-    .init(language: "en", sentences: ["He said “fine”.", "Then he left."]),
-    .init(language: "de", sentences: ["Er sagte „gut“.", "Dann ging er."]),
-    .init(language: "de", sentences: ["Er sagte \"gut\".", "Dann ging er."]),
-    .init(language: "de", sentences: ["Er sagte »gut«.", "Dann ging er."]),
-    .init(language: "es", sentences: ["Dijo \"bien\".", "Luego se fue."]),
-    .init(language: "es", sentences: ["Dijo «bien».", "Luego se fue."]),
-    .init(language: "fr", sentences: ["Il a dit \"bien\".", "Puis il est parti."]),
-    .init(language: "fr", sentences: ["Il a dit « bien ».", "Puis il est parti."]),
-    .init(language: "ru", sentences: ["Он сказал \"хорошо\".", "Потом ушёл."]),
-    .init(language: "ru", sentences: ["Он сказал «хорошо».", "Потом ушёл."]),
-    .init(language: "ru", sentences: ["Он сказал „хорошо“!", "Потом ушёл."]),
+let quoteBeforeTerminator: [SentenceCase] = [
+    .init("en", ["He said \"fine\".", "Then he left."]),
+    .init("en", ["He said \"fine\"!", "Then he left."]),
+    .init("en", ["He said \"fine\"?", "Then he left."]),
+    .init("en", ["He said 'fine'.", "Then he left."]),
+    .init("en", ["He said “fine”.", "Then he left."]),
+    .init("de", ["Er sagte „gut“.", "Dann ging er."]),
+    .init("de", ["Er sagte \"gut\".", "Dann ging er."]),
+    .init("de", ["Er sagte »gut«.", "Dann ging er."]),
+    .init("es", ["Dijo \"bien\".", "Luego se fue."]),
+    .init("es", ["Dijo «bien».", "Luego se fue."]),
+    .init("fr", ["Il a dit \"bien\".", "Puis il est parti."]),
+    .init("fr", ["Il a dit « bien ».", "Puis il est parti."]),
+    .init("ru", ["Он сказал \"хорошо\".", "Потом ушёл."]),
+    .init("ru", ["Он сказал «хорошо».", "Потом ушёл."]),
+    .init("ru", ["Он сказал „хорошо“!", "Потом ушёл."]),
 ]
 
 @Test(arguments: quoteBeforeTerminator)
-func closingQuoteBeforeTerminatorEndsSentence(_ sample: QuotationCase) {
-    #expect(sentences(sample.sentences.joined(separator: " "), sample.language) == sample.sentences)
+func closingQuoteBeforeTerminatorEndsSentence(_ sample: SentenceCase) {
+    sample.check()
 }
 
 /// A quote that opens (after a space) before a terminator still marks a
 /// quoted "?" or "." rather than a sentence end, and a lower-case word after
 /// a quoted sentence continues it.
 @Test func openingQuoteBeforeTerminatorDoesNotEnd() {
-    #expect(sentences("He wrote \"?\" on the form and left.", "en") == ["He wrote \"?\" on the form and left."])
-    #expect(sentences("\"Stop\". she said.", "en") == ["\"Stop\". she said."])
+    #expect(readerSentences("He wrote \"?\" on the form and left.", "en") == ["He wrote \"?\" on the form and left."])
+    #expect(readerSentences("\"Stop\". she said.", "en") == ["\"Stop\". she said."])
 }
 
 // MARK: 2. Bounded bracket and quotation spans
 
 /// An opening bracket never closed (or closed only by an emoticon or a list
 /// marker) must not swallow the sentence ends after it.
-let unclosedBrackets: [QuotationCase] = [
-    .init(language: "en", sentences: ["He left (quietly.", "Then he came back.", "Bye :) see you.", "Ok."]),
-    .init(language: "en", sentences: ["Great news (: we won.", "Then we went home.", "See you ;) soon.", "Bye."]),
-    .init(language: "de", sentences: ["Er ging (leise.", "Dann kam er zurück.", "Tschüss :-) bis bald.", "Gut."]),
-    .init(language: "es", sentences: ["Se fue (en silencio.", "Luego volvió.", "Adiós :) hasta luego.", "Vale."]),
-    .init(language: "fr", sentences: ["Il est parti (sans bruit.", "Puis il est revenu.", "Salut =) à bientôt.", "Bon."]),
-    .init(language: "ru", sentences: ["Он ушёл (тихо.", "Потом вернулся.", "Пока :) до встречи.", "Ладно."]),
+let unclosedBrackets: [SentenceCase] = [
+    .init("en", ["He left (quietly.", "Then he came back.", "Bye :) see you.", "Ok."]),
+    .init("en", ["Great news (: we won.", "Then we went home.", "See you ;) soon.", "Bye."]),
+    .init("de", ["Er ging (leise.", "Dann kam er zurück.", "Tschüss :-) bis bald.", "Gut."]),
+    .init("es", ["Se fue (en silencio.", "Luego volvió.", "Adiós :) hasta luego.", "Vale."]),
+    .init("fr", ["Il est parti (sans bruit.", "Puis il est revenu.", "Salut =) à bientôt.", "Bon."]),
+    .init("ru", ["Он ушёл (тихо.", "Потом вернулся.", "Пока :) до встречи.", "Ладно."]),
 ]
 
 @Test(arguments: unclosedBrackets)
-func emoticonDoesNotCloseABracket(_ sample: QuotationCase) {
-    #expect(sentences(sample.sentences.joined(separator: " "), sample.language) == sample.sentences)
+func emoticonDoesNotCloseABracket(_ sample: SentenceCase) {
+    sample.check()
 }
 
 /// A list item's ")" ("iii)", "2)", "b)") is no closer of an earlier "(".
@@ -81,7 +68,7 @@ func emoticonDoesNotCloseABracket(_ sample: QuotationCase) {
     ("ru", ["Варианты (см. ниже.", "Первый дешёвый.", "2) Третий новый.", "Потом ещё."]),
 ])
 func listMarkerDoesNotCloseABracket(_ code: String, _ expected: [String]) {
-    #expect(sentences(expected.joined(separator: " "), code) == expected)
+    #expect(readerSentences(expected.joined(separator: " "), code) == expected)
 }
 
 /// A span that would hold several sentence ends is not a span: the ends
@@ -94,7 +81,7 @@ func listMarkerDoesNotCloseABracket(_ code: String, _ expected: [String]) {
     ("ru", "Шёл дождь (сильный.", "Потом снег.", "Потом мороз.", "Потом оттепель.)"),
 ])
 func spanWithSeveralSentenceEndsIsNotASpan(_ code: String, _ a: String, _ b: String, _ c: String, _ d: String) {
-    #expect(sentences([a, b, c, d].joined(separator: " "), code) == [a, b, c, d])
+    #expect(readerSentences([a, b, c, d].joined(separator: " "), code) == [a, b, c, d])
 }
 
 /// A short parenthetical with one sentence end inside stays one sentence,
@@ -104,7 +91,7 @@ func spanWithSeveralSentenceEndsIsNotASpan(_ code: String, _ a: String, _ b: Str
     ("de", "Er ging (siehe die Notiz. Sie erklärt es) und kam zurück."),
 ])
 func plausibleParentheticalStaysWhole(_ code: String, _ text: String) {
-    #expect(sentences(text, code) == [text])
+    #expect(readerSentences(text, code) == [text])
 }
 
 /// In CJK, where quotations embed sentences, a stray straight quote far
@@ -112,14 +99,14 @@ func plausibleParentheticalStaysWhole(_ code: String, _ text: String) {
 @Test func strayQuoteInJapaneseIsBounded() {
     let sentence = "今日は雨が降りました。"
     let text = "彼は\"と言った。" + String(repeating: sentence, count: 60) + "終わり\"です。"
-    let found = sentences(text, "ja")
+    let found = readerSentences(text, "ja")
     #expect(found.count > 50)
     #expect(found.allSatisfy { $0.utf16.count < 200 })
 }
 
 /// A CJK quotation with two sentences inside still stays one sentence.
 @Test func japaneseQuotationStaysWhole() {
-    #expect(sentences("彼は「こんにちは。元気？」と言った。次に行った。", "ja") == ["彼は「こんにちは。元気？」と言った。", "次に行った。"])
+    #expect(readerSentences("彼は「こんにちは。元気？」と言った。次に行った。", "ja") == ["彼は「こんにちは。元気？」と言った。", "次に行った。"])
 }
 
 /// Typewriter quotes (``so'') and nested straight quotes close as a run.
@@ -129,5 +116,5 @@ func plausibleParentheticalStaysWhole(_ code: String, _ text: String) {
     ("fr", ["Il a dit ``bien''.", "Puis il est parti."]),
 ])
 func runOfClosingQuotesEndsSentence(_ code: String, _ expected: [String]) {
-    #expect(sentences(expected.joined(separator: " "), code) == expected)
+    #expect(readerSentences(expected.joined(separator: " "), code) == expected)
 }
