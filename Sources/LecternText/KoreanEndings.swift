@@ -87,6 +87,12 @@ enum KoreanEndings {
         if continuationPrefixes.contains(first) || (second != 0 && continuationPrefixes.contains(first | second)) {
             return true
         }
+        // "하지 말고", "하지 마": the quoted word's negative imperative
+        // ("환원한다 하지 말고": don't just say you return it).
+        if text[start] == 0xD558, second == 0xC9C0, start + 3 < limit, CharacterClass.isWhiteSpace(text[start + 2]),
+           text[start + 3] == 0xB9D0 || text[start + 3] == 0xB9C8 {
+            return true
+        }
         // A whole word of one syllable: nothing Hangul follows it.
         return second == 0 && wholeWordContinuations.contains(first)
     }
@@ -101,6 +107,8 @@ enum KoreanEndings {
     ///   after a syllable that is no verb ending (-어요, -세요, -네요 …).
     /// - -ㄹ까 (받을까, 않을까, 할까): as often an embedded question before
     ///   싶다, 하다, 걱정이다 as a question of its own.
+    /// - 네 after a stem without ㅆ (좋네; but 아테네, 르네) and 이야 (원인이야:
+    ///   "as for the cause").
     static func isAmbiguous(_ text: UnsafeBufferPointer<UInt16>, word: Range<Int>) -> Bool {
         guard word.count >= 2 else { return false }
         let last = text[word.upperBound - 1]
@@ -112,6 +120,11 @@ enum KoreanEndings {
             return !verbEndingsBeforeYo.contains(before)
         case 0xAE4C: // 까
             return jongseong(before) == 8
+        case 0xB124: // 네 on a stem without a past or future ㅆ (좋네, 가네): as
+            // often the end of a noun or a name (아테네, 르네)
+            return jongseong(before) != 20
+        case 0xC57C: // 이야: the copula's end, or "as for" (원인이야 여러 가지)
+            return before == 0xC774
         default:
             return false
         }
@@ -151,6 +164,26 @@ enum KoreanEndings {
         case 0xBABB, 0xC54A, 0xB9D0, 0xB9C8: return true // 못 않 말 마
         case 0xC544: return start + 1 < limit && text[start + 1] == 0xB2C8 // 아니
         default: return false
+        }
+    }
+
+    /// Words that ``continuesClause(_:at:limit:flags:)`` takes for a
+    /// continuation but that, after a terminator outside a quotation, start
+    /// a sentence as often as not: the determiner 한 (one, a: "한 목격자는"),
+    /// the noun 말 (word: "말을 바꾸면", "말하자면"; not 말아, 말고, which
+    /// continue "…지 마"), and the adverb 하여튼 (anyway).
+    static func startsSentence(_ text: UnsafeBufferPointer<UInt16>, at start: Int, limit: Int) -> Bool {
+        guard start < limit else { return false }
+        let second: UInt16 = start + 1 < limit ? text[start + 1] : 0x20
+        switch text[start] {
+        case 0xD55C: // 한, standing alone
+            return !CharacterClass.isHangulSyllable(second)
+        case 0xB9D0: // 말, then anything but 아 or 고
+            return second != 0xC544 && second != 0xACE0
+        case 0xD558: // 하여튼
+            return second == 0xC5EC && start + 2 < limit && text[start + 2] == 0xD2BC
+        default:
+            return false
         }
     }
 

@@ -263,7 +263,15 @@ struct ParagraphScan {
             }
             return kind == .cjk || (kind == .strong && CharacterClass.isCJK(following))
         }
-        if (closedQuote || rules.koreanEndings) && quotativeParticle(at: next, spaced: true) { return false }
+        // After a quotation ("“간다.” 하며") and, in Korean, after an
+        // unquoted question or exclamation ("뭐지? 하고", thought quoted
+        // without marks), a word that continues a clause goes on with the
+        // sentence; but after a bare terminator, the determiner 한 ("한
+        // 목격자는"), the noun 말 ("말을 바꾸면") and 하여튼 start one, and
+        // after a bare period every word does ("남기지요. 하며 소리치지요").
+        if closedQuote || (rules.koreanEndings && kind != .period),
+           quotativeParticle(at: next, spaced: true),
+           closedQuote || !KoreanEndings.startsSentence(text, at: next, limit: end) { return false }
         guard let word = firstLetter(from: next) else { return true }
         if rules.lowercaseContinues && CharacterClass.isLowercase(word.scalar) {
             switch kind {

@@ -64,6 +64,22 @@ let punctuatedKoreanCases: [KoreanEndingCase] = [
     KoreanEndingCase(why: "a distinctive ending still splits a punctuated paragraph",
                      text: "네이버 아니면 구글일 것이다 물론 다음도 있지만 제외하겠다.",
                      sentences: ["네이버 아니면 구글일 것이다", "물론 다음도 있지만 제외하겠다."]),
+    KoreanEndingCase(why: "네 at the end of a name or noun (아테네, 르네)",
+                     text: "독일군이 아테네 정복을 선언했다. 르네 웰렉은 둘을 구분했다.",
+                     sentences: ["독일군이 아테네 정복을 선언했다.", "르네 웰렉은 둘을 구분했다."]),
+    KoreanEndingCase(why: "이야 as \"as for\" (원인이야 여러 가지)",
+                     text: "이별의 원인이야 여러 가지일 수 있다. 그래도 슬프다.",
+                     sentences: ["이별의 원인이야 여러 가지일 수 있다.", "그래도 슬프다."]),
+    KoreanEndingCase(why: "하지 말고 after a quoted word",
+                     text: "재산을 환원한다 하지 말고 진짜 해 보라. 그것이 요구다.",
+                     sentences: ["재산을 환원한다 하지 말고 진짜 해 보라.", "그것이 요구다."]),
+    KoreanEndingCase(why: "after a period, 한 (one), 말 (word) and 하며 start a sentence",
+                     text: "그들은 복종하기를 거부했다. 한 목격자는 이렇게 전한다. 말을 바꾸면 반란이었다. 반쯤 남기지요. 하며 소리쳤다.",
+                     sentences: ["그들은 복종하기를 거부했다.", "한 목격자는 이렇게 전한다.", "말을 바꾸면 반란이었다.",
+                                 "반쯤 남기지요.", "하며 소리쳤다."]),
+    KoreanEndingCase(why: "a question quoted without marks goes on with 하고",
+                     text: "그는 뭐지? 하고 고개를 갸웃했다. 이상한 일이었다.",
+                     sentences: ["그는 뭐지? 하고 고개를 갸웃했다.", "이상한 일이었다."]),
 ]
 
 @Test(arguments: punctuatedKoreanCases)
