@@ -46,10 +46,20 @@ let package = Package(
             ]
         ),
 
+        // hiredis (Debian libhiredis-dev) and Lectern's libuv event
+        // adapter for it (adapter.c says why it is not hiredis's own).
+        .target(
+            name: "CHiredis",
+            dependencies: ["CUV"],
+            linkerSettings: [.linkedLibrary("hiredis")]
+        ),
+
         // MARK: Lectern's libraries
 
         // libuv handle ownership, shared by the daemon and the load tool.
         .target(name: "LecternUV", dependencies: ["CUV"]),
+        // A Redis client on the daemon's libuv loop, through hiredis.
+        .target(name: "LecternRedis", dependencies: ["CHiredis", "CUV"]),
         .target(name: "LecternText", dependencies: ["CICU"]),
         // Rect, Point and EdgeInsets: defined once for the layout and the
         // SDK (which re-exports them), so part of the SDK's closure too.
@@ -120,6 +130,7 @@ let package = Package(
             dependencies: ["LecternClient", "lecternd", "lectern-example"]
         ),
         .testTarget(name: "LecternStoreTests", dependencies: ["LecternStore"]),
+        .testTarget(name: "LecternRedisTests", dependencies: ["LecternRedis", "LecternUV", "CUV"]),
         .testTarget(
             name: "LecternServerTests",
             // Depending on the executable makes `swift test` build lecternd,
