@@ -78,7 +78,7 @@ let package = Package(
         .target(name: "LecternHTTP", dependencies: ["CMicroHTTPD"]),
         .target(
             name: "LecternServer",
-            dependencies: ["LecternText", "LecternLayout", "LecternProtocol", "LecternStore", "LecternUV", "CUV", "LecternHTTP"]
+            dependencies: ["LecternText", "LecternLayout", "LecternProtocol", "LecternStore", "LecternUV", "CUV", "LecternHTTP", "LecternRedis"]
         ),
         // The daemon driven in process, for the fuzzer and its corpus tests
         // (Fuzzing) and for bench-requests (RequestPathBenchmark): harnesses,

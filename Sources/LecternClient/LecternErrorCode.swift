@@ -59,6 +59,10 @@ public enum LecternErrorCode: Hashable, Sendable, CustomStringConvertible {
     case storageFull
     /// `STORE`: the daemon's store failed the write otherwise; nothing changed.
     case storeFailed
+    /// `UNAVAILABLE`: the daemon's Redis (`lecternd --redis`) cannot be
+    /// reached; nothing changed. Reads of documents the node has cached
+    /// still work, and another node may answer.
+    case unavailable
     /// `IDLE`: the daemon closed the connection after `--idle-timeout`
     /// seconds without a request (reconnecting is the right answer).
     case idle
@@ -96,6 +100,7 @@ public enum LecternErrorCode: Hashable, Sendable, CustomStringConvertible {
         case .readOnly: self = .readOnly
         case .storeFull: self = .storageFull
         case .store: self = .storeFailed
+        case .unavailable: self = .unavailable
         case .noStream: self = .noStream
         case .payloadTooLarge: self = .payloadTooLarge
         case .replyTooLarge: self = .replyTooLarge

@@ -51,6 +51,9 @@ public enum ErrorCode: String, CaseIterable, Hashable, Sendable, CustomStringCon
     case storeFull = "FULL"
     /// The store failed otherwise; nothing was written.
     case store = "STORE"
+    /// With `--redis`: Redis cannot be reached, so a write (or a read of a
+    /// document this node has not cached) cannot be done; nothing changed.
+    case unavailable = "UNAVAILABLE"
     /// No typewriter stream with that number on this connection.
     case noStream = "NOSTREAM"
     /// A literal or heredoc payload is larger than the daemon accepts.

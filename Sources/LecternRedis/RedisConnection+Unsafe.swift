@@ -13,6 +13,10 @@
 // - Each command's reply closure is retained in that command's `privdata`
 //   and released in its callback; hiredis calls every pending callback once,
 //   with a NULL reply when the connection goes away first.
+// - Subscription callbacks (PSUBSCRIBE) carry no privdata: hiredis calls
+//   them for every message and once more with a NULL reply when the context
+//   goes, so nothing per call is retained; they find the connection through
+//   `context->data`, which hiredis frees only after them.
 // - Argument buffers live only across `redisAsyncCommandArgv`, which copies
 //   them into its output buffer before returning.
 import CHiredis
@@ -105,6 +109,34 @@ extension RedisConnection {
             // Not queued (the context is disconnecting): hiredis will not call back.
             Unmanaged<PendingReply>.fromOpaque(pending).release()
             reply(.disconnected(failure ?? "the connection is closing"))
+        }
+    }
+
+    /// Subscribes to the channels matching `pattern` (PSUBSCRIBE): once
+    /// Redis confirms, `confirmed` runs; then `message` runs with each
+    /// message's channel and payload, until the connection ends. A
+    /// connection that subscribes takes no other commands (Redis's rule).
+    /// One subscription per connection.
+    public func subscribe(pattern: String, confirmed: @escaping () -> Void,
+                          message: @escaping (_ channel: [UInt8], _ payload: [UInt8]) -> Void) {
+        guard let context, subscription == nil else { return }
+        subscription = (confirmed, message)
+        let arguments = [Array("PSUBSCRIBE".utf8), Array(pattern.utf8)]
+        _ = withArgumentVector(arguments) { pointers, lengths in
+            redisAsyncCommandArgv(context, { context, reply, _ in
+                guard let context, let data = context.pointee.data, let reply else { return }
+                let connection = Unmanaged<RedisConnection>.fromOpaque(data).takeUnretainedValue()
+                guard case .array(let parts) = RedisConnection.copy(reply.assumingMemoryBound(to: redisReply.self)),
+                      let kind = parts.first?.string
+                else { return }
+                switch kind {
+                case "psubscribe": connection.subscription?.confirmed()
+                case "pmessage":
+                    guard parts.count == 4, case .bulk(let channel) = parts[2], case .bulk(let payload) = parts[3] else { return }
+                    connection.subscription?.message(channel, payload)
+                default: break
+                }
+            }, nil, Int32(arguments.count), pointers, lengths)
         }
     }
 

@@ -21,6 +21,9 @@ public final class RedisConnection {
     /// Why the connection ended, once it has.
     public internal(set) var failure: String?
 
+    /// What ``subscribe(pattern:confirmed:message:)`` asked for.
+    var subscription: (confirmed: () -> Void, message: (_ channel: [UInt8], _ payload: [UInt8]) -> Void)?
+
     let onConnect: (String?) -> Void
     let onClose: (String?) -> Void
     /// hiredis's context while it lives (nil once hiredis frees it).

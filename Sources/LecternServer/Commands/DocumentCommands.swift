@@ -44,10 +44,9 @@ extension Server {
                 let server = context.server
                 let id = try Wire.documentID(context.arguments[0])
                 _ = try server.documents.require(id)
-                return try server.commit(context, store: { try $0.delete(id: id) }) { _ in
-                    // Another connection may have deleted it meanwhile.
-                    let document = try server.documents.require(id)
-                    server.delete(document, by: context.connection)
+                return try server.commit(context, .delete(id: id)) { _ in
+                    // Another connection (or node) may have deleted it meanwhile.
+                    if let document = server.documents[id] { server.delete(document, by: context.connection) }
                     return Reply("DEL id=\(id)")
                 }
             }),
@@ -59,8 +58,9 @@ extension Server {
                 let server = context.server
                 let unit = context.unit
                 let prefix = context.arguments.first ?? ""
+                if server.cluster != nil { return server.listFromRedis(context, prefix: prefix, unit: unit) }
                 guard server.documents.count <= LargeReply.itemThreshold else {
-                    return server.listMany(context, prefix: prefix, unit: unit)
+                    return server.listMany(context, ids: server.documents.allIDs, prefix: prefix, unit: unit)
                 }
                 let lines = server.documents.ids(withPrefix: prefix).compactMap { id in
                     server.documents[id].map { DocumentFacts($0, unit: unit).line }
@@ -121,14 +121,15 @@ extension Server {
         }
         let language = try DocumentOptions.language.read(request)
         let mode = SentenceMode(rawValue: try DocumentOptions.mode.read(request)) ?? .reader
-        if documents[id] == nil && documents.count >= configuration.maximumDocuments {
+        // With --redis, Redis counts the documents (the write script).
+        if try documents.existing(id) == nil && !documents.isCache && documents.count >= configuration.maximumDocuments {
             throw ProtocolError(.tooMany, "the daemon holds at most \(configuration.maximumDocuments) documents (--max-documents); DEL some first")
         }
         let connection = context.connection
         let store = { [unowned self] (content: DocumentContent) throws -> CommandOutcome in
             let record = content.record(id: id, attachments: documents[id]?.attachments ?? [])
-            return try commit(context, store: { try $0.put(record).wireRevision }) { [unowned self] revision in
-                let (document, created) = try documents.put(id, content: content, revision: revision, limit: configuration.maximumDocuments)
+            return try commit(context, .put(record)) { [unowned self] revisions in
+                let (document, created) = try documents.put(id, content: content, revision: revisions[0], limit: configuration.maximumDocuments)
                 documentDidChange(document, by: connection, created: created)
                 return Reply("PUT " + documentFacts(document, unit: connection.session.unit))
             }
@@ -207,8 +208,7 @@ extension Server {
     /// thread: the ids are filtered and sorted on the thread pool, their
     /// facts read on the loop thread ``listChunk`` documents per turn (a
     /// document deleted meanwhile is left out), the reply formatted on the pool.
-    fileprivate func listMany(_ context: CommandContext, prefix: String, unit: OffsetUnit) -> CommandOutcome {
-        let ids = documents.allIDs
+    fileprivate func listMany(_ context: CommandContext, ids: [String], prefix: String, unit: OffsetUnit) -> CommandOutcome {
         statistics.backgroundReplies += 1
         context.connection.deferReply()
         BackgroundWork.run(on: loop, {
@@ -243,6 +243,38 @@ extension Server {
         BackgroundWork.run(on: loop, make, then: { result in
             connection.completeDeferredReply(encoded: result, tag: tag)
         })
+    }
+
+    /// LIST with `--redis`: the ids come from Redis's index; documents this
+    /// node has not cached are loaded first (all at once, pipelined), then
+    /// listed as ``listMany(_:ids:prefix:unit:)`` lists.
+    fileprivate func listFromRedis(_ context: CommandContext, prefix: String, unit: OffsetUnit) -> CommandOutcome {
+        guard let cluster else { preconditionFailure("listFromRedis without --redis") }
+        let connection = context.connection
+        let tag = context.request.tag
+        connection.deferReply()
+        cluster.ids(withPrefix: prefix) { [unowned self] result in
+            guard case .success(let ids) = result else {
+                if case .failure(let error) = result { connection.completeDeferredReply(.failure(error), tag: tag) }
+                return
+            }
+            let missing = ids.filter { documents[$0] == nil }
+            var remaining = missing.count
+            var failure: ProtocolError?
+            let finish = { [unowned self] in
+                if let failure { return connection.completeDeferredReply(.failure(failure), tag: tag) }
+                _ = listMany(context, ids: ids, prefix: prefix, unit: unit)
+            }
+            guard remaining > 0 else { return finish() }
+            for id in missing {
+                refresh(id, origin: .redis) { loaded in
+                    if case .failure(let error) = loaded { failure = error }
+                    remaining -= 1
+                    if remaining == 0 { finish() }
+                }
+            }
+        }
+        return .deferred
     }
 
     /// LIST's facts as they are gathered (loop thread only).

@@ -23,6 +23,12 @@ extension ProtocolError {
     /// `error` as the client will see it: itself if it is a protocol error
     /// (handlers throw those), otherwise `ERR ARGS` with its description.
     init(reporting error: Error) {
+        if let miss = error as? DocumentMiss {
+            // Only the request gate loads a missing document; deeper down
+            // (a write's completion) a miss means it went meanwhile.
+            self = LecternProtocolError.noDocument(miss.id)
+            return
+        }
         self = error as? ProtocolError ?? ProtocolError(.arguments, "\(error)")
     }
 }

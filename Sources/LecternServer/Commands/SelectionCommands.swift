@@ -66,6 +66,7 @@ extension Server {
                     server.broadcast(document, from: context.connection, range: nil) { _ in
                         "CLEAR \(document.id) by=\(context.connection.id)"
                     }
+                    server.publishReading(document, by: context.connection, .clear)
                 }
                 return .reply(Reply("CLEAR removed=\(removed)"))
             }),
@@ -101,6 +102,7 @@ extension Server {
         broadcast(document, from: connection, range: sentence.content) { unit in
             "SELECT \(document.id) by=\(connection.id) revision=\(document.revision) \(verb) sentence=\(sentence.number) range=\(document.wireRange(sentence.content, unit: unit))"
         }
+        publishReading(document, by: connection, .select(added: added, sentence: sentence.number, range: sentence.content))
         return Reply(
             "SELECT \(verb) sentence=\(sentence.number) selected=\(count)",
             data: document.highlightLines(sentence, layout: layout, unit: connection.session.unit))
@@ -119,7 +121,7 @@ extension Server {
         guard selected.contains(where: { $0 < sentences.count }) else {
             throw ProtocolError(.arguments, "nothing is selected in '\(source.id)'; SELECT sentences first")
         }
-        if documents[targetID] == nil && documents.count >= configuration.maximumDocuments {
+        if try documents.existing(targetID) == nil && !documents.isCache && documents.count >= configuration.maximumDocuments {
             throw ProtocolError(.tooMany, "the daemon holds at most \(configuration.maximumDocuments) documents (--max-documents)")
         }
         // The new texts are built from values (so, for large documents, on
@@ -183,9 +185,7 @@ extension Server {
         // Both documents in one transaction: after a crash or a failed
         // write, the sentences are in one place or the other, never in
         // both and never in neither.
-        return try commit(context, store: { store in
-            try store.put(all: records).map(\.wireRevision)
-        }) { [unowned self] revisions in
+        return try commit(context, .putAll(records)) { [unowned self] revisions in
             // In the order of `records`: the target's, then the source's.
             guard revisions.count == records.count else {
                 throw ProtocolError(.store, "the store returned \(revisions.count) revisions for \(records.count) documents")

@@ -54,6 +54,10 @@ extension Server {
             case .sent: break
             case .deferred: end = .deferred
             }
+        } catch let miss as DocumentMiss where !connection.isAwaitingReply {
+            // With --redis: a document this node has not cached yet.
+            loadMissingDocument(miss, for: request.parsed(), on: connection)
+            end = .deferred
         } catch {
             connection.reply(ProtocolError(reporting: error), tag: request.replyTag)
             end = .failed

@@ -134,8 +134,8 @@ extension Server {
                 let id = document.id
                 let missing = ProtocolError(.noAttachment, "'\(id)' has no attachment '\(name)'")
                 guard document.attachments.contains(where: { $0.name == name }) else { throw missing }
-                return try server.commit(context, store: { try $0.removeAttachment(named: name, documentID: id).wireRevision }) { revision in
-                    guard document.removeAttachment(named: name, revision: revision) else { throw missing }
+                return try server.commit(context, .removeAttachment(name: name, documentID: id)) { revisions in
+                    guard document.removeAttachment(named: name, revision: revisions[0]) else { throw missing }
                     server.documentDidChange(document, by: context.connection, created: false, textChanged: false)
                     return Reply("DETACH name=\(name)")
                 }
@@ -222,6 +222,7 @@ extension Server {
                     "TAP \(document.id) by=\(connection.id) revision=\(document.revision) sentence=\(sentence.number) range=\(document.wireRange(sentence.content, unit: watcherUnit))"
                 }
             }
+            if cluster != nil { publishReading(document, by: connection, .tap(sentence: sentence.number, range: sentence.content)) }
             // TAP hit sentence=<n> offset=<o> side=<side> distance=<pt>
             connection.reply(data: document.highlight(sentence, layout: layout, unit: unit), tag: tag) { line in
                 line.write("TAP hit sentence=")
@@ -364,9 +365,9 @@ extension Server {
         let id = document.id
         let name = attachment.name
         let unit = context.unit
-        return try commit(context, store: { try $0.setAttachment(attachment, documentID: id).wireRevision }) { [unowned self] revision in
+        return try commit(context, .setAttachment(attachment, documentID: id)) { [unowned self] revisions in
             let unchangedSinceLayout = precomputed?.revision == document.revision
-            document.setAttachment(attachment, revision: revision)
+            document.setAttachment(attachment, revision: revisions[0])
             documentDidChange(document, by: context.connection, created: false, textChanged: false)
             let facts = "ATTACH name=\(name) offset=\(document.wireOffset(attachment.utf16Offset, unit: unit))"
             guard let spec else { return Reply(facts) }

@@ -23,6 +23,7 @@ extension Server {
             handler: { context in
                 let document = try context.document()
                 let watchers = context.server.readers.watch(document, by: context.connection)
+                context.server.noteWatching(document)
                 return .reply(Reply("WATCH id=\(document.id) watchers=\(watchers)"))
             }),
         Command(
@@ -148,21 +149,32 @@ extension Server {
     /// After a document's text or attachments changed: selections of its
     /// old sentences are dropped, watchers get `! CHANGED`.
     func documentDidChange(_ document: Document, by origin: Connection, created: Bool, textChanged: Bool = true) {
+        documentDidChange(document, origin: .local(origin), textChanged: textChanged)
+    }
+
+    /// As ``documentDidChange(_:by:created:textChanged:)``, for a change
+    /// made here or on another node (`--redis`).
+    func documentDidChange(_ document: Document, origin: EventOrigin, textChanged: Bool) {
         if textChanged {
             readers.dropSelections(in: document)
             typewriters.documentDidChange(document)
         }
-        broadcast(document, from: origin, range: nil) { _ in
-            "CHANGED \(document.id) by=\(origin.id) revision=\(document.revision) sentences=\(document.sentences.count)"
+        broadcast(document, from: origin.connection, range: nil) { _ in
+            "CHANGED \(document.id) \(origin.fields) revision=\(document.revision) sentences=\(document.sentences.count)"
         }
     }
 
     /// Removes a document: its streams end with `! DONE`, watchers get
     /// `! DELETED`, and every connection's state in it goes.
     func delete(_ document: Document, by origin: Connection) {
+        delete(document, origin: .local(origin))
+    }
+
+    /// As ``delete(_:by:)``, for a delete made here or on another node.
+    func delete(_ document: Document, origin: EventOrigin) {
         documents.remove(document.id)
         typewriters.documentWasDeleted(document)
-        broadcast(document, from: origin, range: nil) { _ in "DELETED \(document.id) by=\(origin.id)" }
+        broadcast(document, from: origin.connection, range: nil) { _ in "DELETED \(document.id) \(origin.fields)" }
         readers.documentWasDeleted(document)
     }
 }

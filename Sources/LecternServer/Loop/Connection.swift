@@ -58,6 +58,9 @@ final class Connection {
     /// A command's reply is being computed off the loop thread; later
     /// requests wait (replies keep request order) and reading pauses.
     private(set) var isAwaitingReply = false
+    /// With `--redis`: writes of the current request that found a document
+    /// changed by another node and were run again (``Server/conflictRetries``).
+    var writeConflicts = 0
     /// The command (table index) and start (`uv_hrtime`) of the request
     /// whose reply is awaited, for STATS: it is counted, with its whole
     /// time, when the reply goes out.

@@ -390,9 +390,9 @@ extension Server {
 
     private func storeSection() -> StatisticsReport.Section {
         var section = StatisticsReport.Section(name: "store")
-        let sqlite = persistence.store as? SQLiteDocumentStore
-        let kind = sqlite == nil ? "memory" : "sqlite"
-        let path = sqlite?.databasePath ?? "none"
+        let sqlite = persistence?.store as? SQLiteDocumentStore
+        let kind = cluster != nil ? "redis" : sqlite == nil ? "memory" : "sqlite"
+        let path = cluster?.address.description ?? sqlite?.databasePath ?? "none"
         section.text("store_kind", kind)
         section.text("store_path", path)
         section.metric("lectern_store_info", help: "The store's kind and path (always 1).", labels: "{kind=\"\(kind)\",path=\"\(StatisticsReport.escapedLabel(path))\"}", value: "1")
@@ -405,9 +405,10 @@ extension Server {
             }
         }
         section.count("store_file_bytes", bytes, metric: "lectern_store_file_bytes", help: "Bytes of the SQLite database and its write-ahead log (0 in memory).")
-        section.count("store_documents", documents.count, metric: "lectern_store_documents", help: "Documents in the store (every document held is stored).")
-        section.count("store_pending_writes", persistence.pendingWrites, metric: "lectern_store_pending_writes", help: "Store writes waiting or running.")
+        section.count("store_documents", documents.count, metric: "lectern_store_documents", help: "Documents held (with --redis: cached on this node).")
+        section.count("store_pending_writes", cluster?.pendingWrites ?? persistence.pendingWrites, metric: "lectern_store_pending_writes", help: "Store writes waiting or running.")
         section.count("store_read_only", sqlite?.readOnlyReason == nil ? 0 : 1, metric: "lectern_store_read_only", help: "1 when the data directory is read-only (writes are refused).")
+        section.count("store_unavailable", cluster.map { $0.isAvailable ? 0 : 1 } ?? 0, metric: "lectern_store_unavailable", help: "1 while --redis cannot reach Redis (writes get ERR UNAVAILABLE).")
         return section
     }
 

@@ -69,8 +69,12 @@ public final class Server {
     let layouts: LayoutService
     /// The AUTH token, if one is required.
     let access: AccessControl
-    /// The store, written before changes are acknowledged.
+    /// The store, written before changes are acknowledged (nil with `--redis`).
     private(set) var persistence: DocumentPersistence!
+    /// With `--redis`: Redis, where the documents are; ``documents`` is then a cache.
+    var cluster: RedisDocuments?
+    /// With `--redis`: what this node knows of the others.
+    var clusterCache = ClusterCache()
     /// Counters for STATS. Counted on every request, so without the
     /// run-time exclusivity check (a thread-local look-up per access), which
     /// is safe because every access is on the loop thread and each modifying
@@ -141,6 +145,9 @@ public final class Server {
     /// Opens the store and restores every document in it.
     private func openStore() throws {
         let store: any DocumentStore
+        if let address = configuration.redis {
+            return try openRedis(address)
+        }
         if configuration.inMemory {
             store = MemoryDocumentStore()
             persistence = DocumentPersistence(store: store, writesInline: true, server: self)
@@ -287,6 +294,7 @@ public final class Server {
     private func closeAllHandles() {
         // First: its HTTP thread stops before the loop's handles go.
         metrics?.close()
+        cluster?.close()
         for listener in listeners { listener.close() }
         listeners.removeAll()
         for handle in signalHandles { LoopHandle.close(handle) }
@@ -382,6 +390,7 @@ public final class Server {
         statistics.closeSecond()
         let now = uv_now(loop)
         closeUnauthenticated(now: now)
+        announceUnwatched()
         let timeout = UInt64(configuration.idleTimeoutSeconds) * 1000
         guard timeout > 0 else { return }
         for connection in Array(connections.values)

@@ -19,6 +19,17 @@ public struct ServerConfiguration: Equatable, Sendable {
     public var dataDirectory = "./var"
     /// Keep documents in memory only: nothing on disk, nothing survives a restart.
     public var inMemory = false
+    /// Keep documents in Redis, shared with every node given the same
+    /// address (see PROTOCOL.md, "Storage"); nil: the embedded SQLite store.
+    public var redis: RedisAddress?
+    /// File holding the password Redis asks for (AUTH), one line.
+    public var redisPasswordFile: String?
+    /// With ``redis``: exit at start-up when Redis cannot be reached,
+    /// instead of serving and retrying in the background.
+    public var redisRequired = false
+    /// This node's name in the events it publishes (`node=`); nil: made
+    /// up at start-up (the `store` log line says which).
+    public var nodeName: String?
     /// File holding the token clients must send with AUTH (or set
     /// LECTERN_AUTH_TOKEN); none: no authentication.
     public var authTokenFile: String?
@@ -120,12 +131,38 @@ public struct ServerConfiguration: Equatable, Sendable {
             flag: "--memory", environment: "LECTERN_MEMORY", valueName: "",
             help: "keep documents in memory only; nothing is written to disk",
             defaultValue: { $0.inMemory ? "on" : "off" },
+            apply: { config, value in config.inMemory = try ServerConfiguration.switchValue(value, flag: "--memory") }),
+        Option(
+            flag: "--redis", environment: "LECTERN_REDIS", valueName: "URL",
+            help: "keep documents in Redis at redis://HOST:PORT[/DB], shared with other nodes (no --memory, no --data-dir)",
+            defaultValue: { $0.redis?.description ?? "none" },
+            apply: { config, value in config.redis = try RedisAddress(url: value) }),
+        Option(
+            flag: "--redis-password-file", environment: "LECTERN_REDIS_PASSWORD_FILE", valueName: "PATH",
+            help: "with --redis: the password Redis requires (AUTH), one line in this file",
+            defaultValue: { $0.redisPasswordFile ?? "none" },
             apply: { config, value in
-                switch value.lowercased() {
-                case "", "1", "true", "yes", "on": config.inMemory = true
-                case "0", "false", "no", "off": config.inMemory = false
-                default: throw UsageError(description: "--memory takes no value (LECTERN_MEMORY=1 or 0)")
+                guard !value.isEmpty else { throw UsageError(description: "--redis-password-file needs a path") }
+                config.redisPasswordFile = value
+            }),
+        Option(
+            flag: "--redis-required", environment: "LECTERN_REDIS_REQUIRED", valueName: "",
+            help: "with --redis: exit 1 if Redis cannot be reached at start-up (else serve and retry)",
+            defaultValue: { $0.redisRequired ? "on" : "off" },
+            apply: { config, value in config.redisRequired = try ServerConfiguration.switchValue(value, flag: "--redis-required") }),
+        Option(
+            flag: "--node-name", environment: "LECTERN_NODE_NAME", valueName: "NAME",
+            help: "with --redis: this node's name in events (node=); 1 to 32 of A-Z a-z 0-9 _ - .",
+            defaultValue: { $0.nodeName ?? "random" },
+            apply: { config, value in
+                let allowed = value.utf8.allSatisfy { byte in
+                    (byte >= 48 && byte <= 57) || (byte >= 65 && byte <= 90) || (byte >= 97 && byte <= 122)
+                        || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
                 }
+                guard (1...32).contains(value.utf8.count), allowed else {
+                    throw UsageError(description: "--node-name must be 1 to 32 of A-Z a-z 0-9 _ - ., not '\(value)'")
+                }
+                config.nodeName = value
             }),
         Option(
             flag: "--auth-token-file", environment: "LECTERN_AUTH_TOKEN_FILE", valueName: "PATH",
@@ -221,6 +258,7 @@ public struct ServerConfiguration: Equatable, Sendable {
                 }
             }
         }
+        var explicit: Set<String> = []
         var index = 0
         while index < arguments.count {
             let argument = arguments[index]
@@ -249,6 +287,18 @@ public struct ServerConfiguration: Equatable, Sendable {
                 index += 1
             }
             try option.apply(&config, value ?? "")
+            explicit.insert(option.flag)
+        }
+        if config.redis != nil {
+            // Documents live in one place: two stores would disagree.
+            if config.inMemory { throw UsageError(description: "--redis keeps documents in Redis; it cannot be combined with --memory") }
+            if explicit.contains("--data-dir") || environment["LECTERN_DATA_DIR"] != nil {
+                throw UsageError(description: "--redis keeps documents in Redis; it cannot be combined with --data-dir")
+            }
+        } else {
+            for flag in ["--redis-password-file", "--redis-required", "--node-name"] where explicit.contains(flag) {
+                throw UsageError(description: "\(flag) needs --redis")
+            }
         }
         return .run(config)
     }
@@ -277,6 +327,18 @@ public struct ServerConfiguration: Equatable, Sendable {
         text += "  -h, --help\(String(repeating: " ", count: width - 10))this text\n"
         text += "  --version\(String(repeating: " ", count: width - 9))print the version and exit\n"
         return text
+    }
+
+    /// A switch's value: none (the flag alone), or 1/0 and their spellings
+    /// (from the environment).
+    fileprivate static func switchValue(_ value: String, flag: String) throws -> Bool {
+        switch value.lowercased() {
+        case "", "1", "true", "yes", "on": return true
+        case "0", "false", "no", "off": return false
+        default:
+            let variable = "LECTERN_" + String(flag.dropFirst(2).uppercased().map { $0 == "-" ? "_" : $0 })
+            throw UsageError(description: "\(flag) takes no value (\(variable)=1 or 0)")
+        }
     }
 
     fileprivate static func integer(_ text: String, flag: String, in range: ClosedRange<Int>) throws -> Int {

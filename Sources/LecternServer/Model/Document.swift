@@ -68,6 +68,13 @@ final class Document {
         didChange(revision: revision)
     }
 
+    /// Takes another node's write (with `--redis`): the text and the
+    /// attachments as Redis holds them at `revision`.
+    func reload(with content: DocumentContent, attachments: [AttachmentRecord], revision: Int) {
+        self.attachments = attachments
+        replace(with: content, revision: revision)
+    }
+
     /// Adds or replaces the attachment with this name (store write `revision`).
     func setAttachment(_ attachment: AttachmentRecord, revision: Int) {
         attachments.set(attachment)

@@ -30,21 +30,16 @@ final class DocumentPersistence {
         self.server = server
     }
 
-    /// Runs `work` against the store, then `then` with what it returned
-    /// (the documents as stored, with their revisions) after it committed,
-    /// or with the protocol error for its failure.
-    func write<Stored: Sendable>(
-        _ work: @escaping @Sendable (any DocumentStore) throws -> Stored,
-        then: @escaping (Result<Stored, ProtocolError>) -> Void
-    ) {
+    /// Runs `write` against the store, then `then` with the revisions it
+    /// gave (``StoreWrite``) after it committed, or with the protocol error
+    /// for its failure.
+    func write(_ write: StoreWrite, then: @escaping (Result<[Int], ProtocolError>) -> Void) {
         let store = self.store
-        let job: @Sendable () -> Result<Stored, DocumentStoreError> = {
-            do {
-                return .success(try work(store))
-            } catch let error as DocumentStoreError {
-                return .failure(error)
+        let job: @Sendable () -> Result<[Int], DocumentStoreError> = {
+            do throws(DocumentStoreError) {
+                return .success(try write.run(on: store))
             } catch {
-                return .failure(DocumentStoreError(.failure, "\(error)"))
+                return .failure(error)
             }
         }
         if writesInline {

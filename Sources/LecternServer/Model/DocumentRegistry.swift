@@ -2,9 +2,22 @@
 
 import LecternProtocol
 
+/// With `--redis`, the registry is the node's cache of the documents in
+/// Redis: a document it lacks may exist there. Looking one up then throws
+/// this, and the request gate loads it and runs the request again
+/// (``Server/loadMissingDocument(_:for:on:)``).
+struct DocumentMiss: Error {
+    let id: String
+}
+
 /// All documents, by id, with the document-count limit. Loop thread only.
 struct DocumentRegistry {
     private var byID: [String: Document] = [:]
+    /// Whether this is a cache of Redis's documents (``DocumentMiss``).
+    var isCache = false
+    /// With a cache: ids Redis has just said it does not have, while the
+    /// request that asked runs again (so that it gets `ERR NODOC`).
+    var confirmedAbsent: Set<String> = []
 
     var count: Int { byID.count }
 
@@ -12,8 +25,16 @@ struct DocumentRegistry {
 
     /// The document, or `ERR NODOC`.
     func require(_ id: String) throws -> Document {
-        guard let document = byID[id] else { throw LecternProtocolError.noDocument(id) }
+        guard let document = try existing(id) else { throw LecternProtocolError.noDocument(id) }
         return document
+    }
+
+    /// The document, or nil when there is none.
+    /// - Throws: ``DocumentMiss`` when this is a cache that must ask Redis first.
+    func existing(_ id: String) throws -> Document? {
+        if let document = byID[id] { return document }
+        if isCache && !confirmedAbsent.contains(id) { throw DocumentMiss(id: id) }
+        return nil
     }
 
     /// Every id, in no particular order: a copy, to filter and sort elsewhere.
@@ -32,7 +53,7 @@ struct DocumentRegistry {
             existing.replace(with: content, revision: revision)
             return (existing, false)
         }
-        guard byID.count < limit else {
+        guard isCache || byID.count < limit else {
             throw ProtocolError(.tooMany, "the daemon holds at most \(limit) documents (--max-documents); DEL some first")
         }
         let document = Document(id: id, content: content, revision: revision)

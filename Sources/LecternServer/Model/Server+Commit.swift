@@ -13,22 +13,64 @@ extension Server {
     /// see ``Document/revision``); if the write fails, the client gets the
     /// store's error and nothing changes. With the SQLite store the reply is
     /// deferred while the write runs off the loop thread.
-    func commit<Stored: Sendable>(
-        _ context: CommandContext,
-        store work: @escaping @Sendable (any DocumentStore) throws -> Stored,
-        apply: @escaping (Stored) throws -> Reply
+    ///
+    /// `apply` gets the new revision of each document written, in the
+    /// order of ``StoreWrite/documentIDs``. With `--redis` the write is one
+    /// script in Redis (``commitToRedis(_:_:apply:)``).
+    func commit(
+        _ context: CommandContext, _ write: StoreWrite, apply: @escaping ([Int]) throws -> Reply
     ) throws -> CommandOutcome {
+        if cluster != nil { return try commitToRedis(context, write, apply: apply) }
         if persistence.writesInline {
-            var written: Result<Stored, ProtocolError>?
-            persistence.write(work) { written = $0 }
+            var written: Result<[Int], ProtocolError>?
+            persistence.write(write) { written = $0 }
             guard let written else { preconditionFailure("an inline store write completes before write returns") }
             return .reply(try apply(written.get()))
         }
         let connection = context.connection
         let tag = context.request.tag
         connection.deferReply()
-        persistence.write(work) { written in
+        persistence.write(write) { written in
             connection.completeDeferredReply(written.flatMap { stored in Result(catching: { try apply(stored) }) }, tag: tag)
+        }
+        return .deferred
+    }
+
+    /// The write as Redis's script: acknowledged after Redis applied it.
+    /// If another node changed a document first, the document is reloaded
+    /// and the request runs again on what it is now (at most
+    /// ``conflictRetries`` times in a row).
+    private func commitToRedis(
+        _ context: CommandContext, _ write: StoreWrite, apply: @escaping ([Int]) throws -> Reply
+    ) throws -> CommandOutcome {
+        guard let cluster else { preconditionFailure("commitToRedis without --redis") }
+        let writes = try clusterWrites(for: write)
+        let connection = context.connection
+        let tag = context.request.tag
+        connection.deferReply()
+        cluster.write(writes, by: connection.id, limit: configuration.maximumDocuments) { [unowned self] result in
+            switch result {
+            case .success(let revisions):
+                connection.writeConflicts = 0
+                connection.completeDeferredReply(Result(catching: { try apply(revisions) }), tag: tag)
+            case .failure(.failed(let error)):
+                connection.writeConflicts = 0
+                connection.completeDeferredReply(.failure(error), tag: tag)
+            case .failure(.conflict(let id)):
+                connection.writeConflicts += 1
+                guard connection.writeConflicts <= Self.conflictRetries else {
+                    connection.writeConflicts = 0
+                    return connection.completeDeferredReply(.failure(ProtocolError(
+                        .store, "'\(id)' changed on other nodes during each of \(Self.conflictRetries) attempts; nothing was written, try again")), tag: tag)
+                }
+                refresh(id, origin: .redis) { refreshed in
+                    if case .failure(let error) = refreshed {
+                        connection.writeConflicts = 0
+                        return connection.completeDeferredReply(.failure(error), tag: tag)
+                    }
+                    connection.redispatchDeferred(context.request)
+                }
+            }
         }
         return .deferred
     }
