@@ -183,8 +183,11 @@ extension RedisConnection {
         }
     }
 
+    /// hiredis's sentence for the context's error, from the underlying
+    /// context's 128-byte buffer (hiredis copies it to the async context's
+    /// `errstr` only after the connect callback has run).
     static func errorText(_ context: UnsafePointer<redisAsyncContext>) -> String {
-        withUnsafeBytes(of: context.pointee.errstr) { raw in
+        withUnsafeBytes(of: context.pointee.c.errstr) { raw in
             let text = raw.prefix(while: { $0 != 0 })
             return text.isEmpty ? "connection lost" : String(decoding: text, as: UTF8.self)
         }

@@ -9,16 +9,6 @@ import LecternProtocol
 import LecternText
 
 @Suite(.serialized) struct LayoutCacheTests {
-    /// `key=value` fields of a line.
-    private func fields(_ line: String) -> [String: String] {
-        var result: [String: String] = [:]
-        for token in line.split(separator: " ") {
-            if let equals = token.firstIndex(of: "=") {
-                result[String(token[..<equals])] = String(token[token.index(after: equals)...])
-            }
-        }
-        return result
-    }
 
     /// One STATS figure.
     private func statistic(_ name: String, from client: LineClient) throws -> Int {

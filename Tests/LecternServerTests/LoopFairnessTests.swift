@@ -16,16 +16,6 @@ import Testing
         return figures
     }
 
-    /// `key=value` fields of an event line.
-    private func fields(_ line: String) -> [String: String] {
-        var result: [String: String] = [:]
-        for token in line.split(separator: " ") {
-            if let equals = token.firstIndex(of: "=") {
-                result[String(token[..<equals])] = String(token[token.index(after: equals)...])
-            }
-        }
-        return result
-    }
 
     /// Reads lines until `count` final lines starting `OK TYPE` came, skipping events.
     private func readTypeReplies(_ count: Int, from client: LineClient) throws {

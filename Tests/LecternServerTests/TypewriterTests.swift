@@ -4,16 +4,6 @@ import Foundation
 import Testing
 
 @Suite struct TypewriterTests {
-    /// Parses `key=value` fields of an event line.
-    private func fields(_ line: String) -> [String: String] {
-        var result: [String: String] = [:]
-        for token in line.split(separator: " ") {
-            if let equals = token.firstIndex(of: "=") {
-                result[String(token[..<equals])] = String(token[token.index(after: equals)...])
-            }
-        }
-        return result
-    }
 
     /// Reads events until `! DONE` for `stream`; returns the TICK lines.
     private func ticks(of stream: String, from client: LineClient) throws -> (ticks: [String], done: String) {

@@ -27,7 +27,7 @@ final class Daemon {
         _ = FileManager.default.createFile(atPath: logURL.path, contents: nil)
         process.executableURL = Daemon.executable
         // In memory unless the test gives a data directory.
-        let storage = arguments.contains("--data-dir") ? [] : ["--memory"]
+        let storage = arguments.contains("--data-dir") || arguments.contains(where: { $0.hasPrefix("--redis") }) ? [] : ["--memory"]
         process.arguments = ["--host", "127.0.0.1", "--port", "0"] + storage + arguments
         process.standardError = try FileHandle(forWritingTo: logURL)
         process.standardOutput = FileHandle.nullDevice
