@@ -161,3 +161,170 @@ private func eventually(_ client: LineClient, _ request: String, _ done: ([Strin
         #expect(cluster.redis.cli("HGET", "lectern:{notes}:doc", "text") == "Notes so far.\nMove this one.")
     }
 }
+
+/// Writes and what came of them, per document: after the last
+/// acknowledged text, a write whose reply never came (the node died) or
+/// said "may or may not have been applied" (Redis went during it) may be
+/// in Redis too; nothing older may.
+private struct WriteLedger {
+    private(set) var acknowledged: [String: String] = [:]
+    private var uncertain: [String: [String]] = [:]
+    private(set) var acknowledgements = 0
+    private(set) var refusals = 0
+
+    mutating func record(_ id: String, _ text: String, reply: String?) {
+        if let reply, reply.hasPrefix("OK PUT") {
+            acknowledged[id] = text
+            uncertain[id] = []
+            acknowledgements += 1
+        } else if let reply, reply.contains("nothing was written") {
+            refusals += 1
+        } else {
+            uncertain[id, default: []].append(text)
+        }
+    }
+
+    /// What Redis may hold for `id`.
+    func allowed(_ id: String) -> Set<String> {
+        Set((acknowledged[id].map { [$0] } ?? []) + (uncertain[id] ?? []))
+    }
+}
+
+/// The failure cases of issue 20: Redis away at start-up, Redis stopping
+/// and coming back, a node killed while it is written through.
+@Suite(.serialized) struct ClusterFailureTests {
+    @Test func aNodeStartsWithoutRedisSaysSoAndServesOnceRedisComes() throws {
+        let port = try RedisProcess.freePort()
+        let node = try Daemon(["--redis", "redis://127.0.0.1:\(port)"])
+        let client = try node.connect()
+        let refused = try client.request("PUT early \"Too soon.\"").last!
+        // Not cached here and Redis cannot be asked: UNAVAILABLE, not NODOC.
+        #expect(refused.hasPrefix("ERR UNAVAILABLE 'early' is not cached on this node and Redis at redis://127.0.0.1:\(port) cannot be reached"), "\(refused)")
+        #expect(try client.request("GET early").last?.hasPrefix("ERR UNAVAILABLE 'early' is not cached on this node") == true)
+        #expect(node.log.contains("event=redis_unreachable"))
+        #expect(node.log.contains("retry_ms="))
+        // Redis comes up on that port: the node connects by itself.
+        let redis = try RedisProcess(port: port)
+        try Cluster.waitUntilWritable(node)
+        #expect(try client.request("PUT early \"Now.\"").last?.hasPrefix("OK PUT id=early revision=1") == true)
+        #expect(redis.cli("HGET", "lectern:{early}:doc", "text") == "Now.")
+        #expect(node.log.contains("event=redis_connected"))
+    }
+
+    @Test func redisRequiredExitsWhenRedisIsAway() throws {
+        let port = try RedisProcess.freePort()
+        #expect(throws: Daemon.StartFailure.self) {
+            try Daemon(["--redis", "redis://127.0.0.1:\(port)", "--redis-required"])
+        }
+        // The reason, as the operator sees it on standard error.
+        let process = Process()
+        process.executableURL = Daemon.executable
+        process.arguments = ["--port", "0", "--redis", "redis://127.0.0.1:\(port)", "--redis-required"]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let log = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 1)
+        #expect(log.contains("event=start_failed"))
+        #expect(log.contains("Redis at redis://127.0.0.1:\(port) cannot be reached"))
+        #expect(log.contains("--redis-required"))
+    }
+
+    @Test func whileRedisIsDownWritesFailAndCachedReadsWorkAndNoAcknowledgedWriteIsLost() throws {
+        let cluster = try Cluster(nodes: 2)
+        let a = try cluster.nodes[0].connect(), b = try cluster.nodes[1].connect()
+        // Writes through node A while Redis is killed (-9) and started again,
+        // in rounds; every acknowledged one must be in Redis afterwards.
+        var ledger = WriteLedger()
+        let rounds = 3, writesPerRound = 60
+        for round in 0..<rounds {
+            let killer = DispatchQueue(label: "kill")
+            killer.asyncAfter(deadline: .now() + .milliseconds(30)) { cluster.redis.kill() }
+            for index in 0..<writesPerRound {
+                let id = "doc\(index % 20)"
+                let text = "Round \(round) write \(index)."
+                let reply = try a.request("PUT \(id) \"\(text)\"").last!
+                #expect(reply.hasPrefix("OK PUT") || reply.hasPrefix("ERR UNAVAILABLE"), "\(reply)")
+                ledger.record(id, text, reply: reply)
+            }
+            killer.sync {}
+            // Down: cached documents are still read, uncached ones and LIST say why not.
+            if let (id, text) = ledger.acknowledged.first, ledger.allowed(id).count == 1 {
+                #expect(try a.request("GET \(id)").dropFirst().first == text)
+            }
+            #expect(try a.request("GET never-written").last?.hasPrefix("ERR UNAVAILABLE") == true)
+            #expect(try a.request("LIST").last?.hasPrefix("ERR UNAVAILABLE") == true)
+            #expect(try a.request("PUT down \"No.\"").last?.hasPrefix("ERR UNAVAILABLE") == true)
+            try cluster.redis.start()
+            for node in cluster.nodes { try Cluster.waitUntilWritable(node) }
+        }
+        #expect(ledger.refusals > 0, "Redis was never down during a write")
+        #expect(ledger.acknowledged.count == 20)
+        for id in ledger.acknowledged.keys {
+            let stored = cluster.redis.cli("HGET", "lectern:{\(id)}:doc", "text")
+            #expect(ledger.allowed(id).contains(stored), "\(id) holds \(stored), not its last acknowledged text")
+            let read = try eventually(b, "GET \(id)") { $0.dropFirst().first == stored }
+            #expect(read.dropFirst().first == stored)
+        }
+        print("redis-restart: \(rounds) rounds, \(ledger.acknowledged.count) documents, \(ledger.acknowledgements) acknowledged writes, \(ledger.refusals) refused (ERR UNAVAILABLE), 0 lost")
+    }
+
+    @Test func aNodeCutOffWhileAnotherWritesDropsItsOlderCacheOnReconnecting() throws {
+        let cluster = try Cluster(nodes: 2)
+        let a = try cluster.nodes[0].connect(), b = try cluster.nodes[1].connect()
+        _ = try a.request("PUT kept \"First text.\"")
+        #expect(try b.request("GET kept").dropFirst().first == "First text.")
+        _ = try b.request("VIEW kept width=300")
+        _ = try b.request("WATCH kept")
+        // B sleeps through a Redis restart and a write: it misses the CHANGED.
+        let paused = cluster.nodes[1].process.processIdentifier
+        kill(paused, SIGSTOP)
+        cluster.redis.kill()
+        try cluster.redis.start()
+        try Cluster.waitUntilWritable(cluster.nodes[0])
+        #expect(try a.request("PUT kept \"Second text.\"").last?.hasPrefix("OK PUT id=kept revision=2") == true)
+        kill(paused, SIGCONT)
+        // On reconnecting, B compares its cache with Redis: its watcher hears of it.
+        let changed = try line(startingWith: "! CHANGED", from: b)
+        #expect(changed == "! CHANGED kept by=0 node=redis revision=2 sentences=1")
+        #expect(try b.request("GET kept").dropFirst().first == "Second text.")
+    }
+
+    @Test func aNodeKilledWhileWrittenThroughLosesNoAcknowledgedWrite() throws {
+        let cluster = try Cluster(nodes: 2)
+        var ledger = WriteLedger()
+        var sent = 0
+        let rounds = 3
+        for round in 0..<rounds {
+            let client = try cluster.nodes[0].connect()
+            let killer = DispatchQueue(label: "kill")
+            let node = cluster.nodes[0]
+            killer.asyncAfter(deadline: .now() + .milliseconds(300)) { kill(node.process.processIdentifier, SIGKILL) }
+            writing: for index in 0..<100_000 {
+                let id = "k\(index % 10)"
+                let text = "Round \(round) put \(index)."
+                sent += 1
+                guard client.sendLine("PUT \(id) \"\(text)\"") else { break writing }
+                let reply = try? client.readReply().last
+                ledger.record(id, text, reply: reply)
+                if reply == nil { break writing }
+            }
+            killer.sync {}
+            // A new node takes the dead one's place, on the same Redis.
+            cluster.nodes[0] = try Daemon(["--redis", cluster.redis.url, "--node-name", "n0-\(round + 1)"])
+            try Cluster.waitUntilWritable(cluster.nodes[0])
+        }
+        #expect(ledger.acknowledged.count == 10)
+        let reader = try cluster.nodes[1].connect()
+        for id in ledger.acknowledged.keys {
+            // Byte for byte in Redis, and as the surviving node reads it.
+            let stored = cluster.redis.cli("HGET", "lectern:{\(id)}:doc", "text")
+            #expect(ledger.allowed(id).contains(stored), "\(id) holds \(stored), not its last acknowledged text")
+            let read = try eventually(reader, "GET \(id)") { $0.dropFirst().first == stored }
+            #expect(read.dropFirst().first == stored)
+        }
+        print("node-kill: \(rounds) rounds, \(sent) PUTs sent, \(ledger.acknowledgements) acknowledged, \(ledger.acknowledged.count) documents checked at their last acknowledged text, 0 lost")
+    }
+}

@@ -11,10 +11,11 @@ final class RedisProcess {
     let directory: URL
     private var process: Process?
 
-    init() throws {
+    /// Starts one on `port`, or on a free port.
+    init(port: Int? = nil) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("lectern-redis-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        port = try RedisProcess.freePort()
+        self.port = try port ?? RedisProcess.freePort()
         try start()
     }
 
