@@ -10,6 +10,10 @@ public struct DocumentEvent: Hashable, Sendable {
     public var document: String
     /// The connection number (its ``Hello/connection``) of the reader who caused it.
     public var by: Int
+    /// With `lecternd --redis`: the node that reader is connected to, when
+    /// it is not this connection's (connection numbers are per node);
+    /// `"redis"` with `by` 0 for a change the node learned from Redis itself.
+    public var node: String?
     /// What happened.
     public var kind: Kind
 
@@ -33,6 +37,7 @@ public struct DocumentEvent: Hashable, Sendable {
         guard fields.positional.count >= 2, !fields.has("stream") else { return nil }
         document = fields.positional[1]
         by = try fields.int("by")
+        node = try fields.optional(fields.string, "node")
         switch fields.positional[0] {
         case "TAP":
             kind = .tap(

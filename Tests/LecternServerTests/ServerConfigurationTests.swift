@@ -24,6 +24,29 @@ import LecternServer
         #expect(config.maximumLineLength == 4096)
     }
 
+    @Test func redisTakesAnAddressAndExcludesTheLocalStores() throws {
+        let config = try #require(try run(["--redis", "redis://10.0.0.5:6380/2", "--redis-required", "--node-name", "a-1"]))
+        #expect(config.redis == (try RedisAddress(url: "redis://10.0.0.5:6380/2")))
+        #expect(config.redis?.host == "10.0.0.5" && config.redis?.port == 6380 && config.redis?.database == 2)
+        #expect(config.redisRequired && config.nodeName == "a-1")
+        let defaults = try #require(try run([], ["LECTERN_REDIS": "redis://[::1]"]))
+        #expect(defaults.redis?.host == "::1" && defaults.redis?.port == 6379 && defaults.redis?.database == 0)
+        #expect(defaults.redis?.description == "redis://[::1]:6379")
+        #expect(throws: ServerConfiguration.UsageError(description: "--redis keeps documents in Redis; it cannot be combined with --memory")) {
+            try run(["--redis", "redis://h", "--memory"])
+        }
+        #expect(throws: ServerConfiguration.UsageError(description: "--redis keeps documents in Redis; it cannot be combined with --data-dir")) {
+            try run(["--redis", "redis://h", "--data-dir", "/tmp/x"])
+        }
+        #expect(throws: ServerConfiguration.UsageError(description: "--redis-required needs --redis")) { try run(["--redis-required"]) }
+        for bad in ["http://h", "redis://", "redis://h:0", "redis://h:port", "redis://h/x", "redis://user:pw@h"] {
+            #expect(throws: ServerConfiguration.UsageError.self) { try run(["--redis", bad]) }
+        }
+        #expect(throws: ServerConfiguration.UsageError(description: "--node-name must be 1 to 32 of A-Z a-z 0-9 _ - ., not 'a b'")) {
+            try run(["--redis", "redis://h", "--node-name", "a b"])
+        }
+    }
+
     @Test func badInputNamesTheFlag() {
         #expect(throws: ServerConfiguration.UsageError(description: "--port must be a whole number from 0 to 65535, not 'http'")) {
             try run(["--port", "http"])
