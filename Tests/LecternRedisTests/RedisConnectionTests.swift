@@ -206,4 +206,41 @@ final class TestLoop {
         redis.send(["PING"]) { late.append($0) }
         #expect(late.count == 1)
     }
+
+    /// A subscription's callback runs for every message, long after the
+    /// command that made it (hiredis keeps it, with no privdata to free),
+    /// and a connection whose user dropped it, then the server, goes
+    /// cleanly: every message before is delivered once, nothing after.
+    @Test func aSubscriptionDeliversEveryMessageAndEndsWithItsConnection() throws {
+        let server = try RedisServer()
+        let loop = TestLoop()
+        var confirmed = 0
+        var messages: [(String, String)] = []
+        weak var weakSubscriber: RedisConnection?
+        var closed: [String?] = []
+        do {
+            let subscriber = RedisConnection(loop: loop.loop, host: "127.0.0.1", port: server.port,
+                                             onConnect: { _ in }, onClose: { closed.append($0) })
+            weakSubscriber = subscriber
+            subscriber.subscribe(pattern: "news:*", confirmed: { confirmed += 1 }, message: { channel, payload in
+                messages.append((String(decoding: channel, as: UTF8.self), String(decoding: payload, as: UTF8.self)))
+            })
+        }
+        #expect(loop.run { confirmed == 1 })
+        let publisher = RedisConnection(loop: loop.loop, host: "127.0.0.1", port: server.port, onConnect: { _ in })
+        var receivers: [RedisReply] = []
+        for index in 0..<100 {
+            publisher.send(["PUBLISH", "news:\(index % 3)", "item \(index)"]) { receivers.append($0) }
+        }
+        publisher.send(["PUBLISH", "other", "not for it"]) { receivers.append($0) }
+        #expect(loop.run { messages.count == 100 && receivers.count == 101 })
+        #expect(messages.map(\.1) == (0..<100).map { "item \($0)" })
+        #expect(messages[4].0 == "news:1")
+        #expect(receivers.prefix(100).allSatisfy { $0 == .integer(1) } && receivers.last == .integer(0))
+        // The server goes: the subscription ends with its connection, once.
+        server.stop()
+        #expect(loop.run { !closed.isEmpty && weakSubscriber == nil })
+        for _ in 0..<5 { uv_run(loop.loop, UV_RUN_NOWAIT) }
+        #expect(closed.count == 1 && messages.count == 100 && confirmed == 1)
+    }
 }

@@ -112,6 +112,31 @@ private func eventually(_ client: LineClient, _ request: String, _ done: ([Strin
         #expect(try watcher.request("GET read").dropFirst().first == "Short now.")  // CHANGED came after the reload
     }
 
+    /// Anything can be published on a document's channel: what is not a
+    /// well-formed event of a sentence as the node has it is ignored.
+    @Test func foreignMessagesOnADocumentsChannelAreIgnored() throws {
+        let cluster = try Cluster(nodes: 1)
+        let watcher = try cluster.nodes[0].connect()
+        _ = try watcher.request("PUT chan lang=en \"One here. Two there.\"")
+        _ = try watcher.request("VIEW chan width=300")
+        _ = try watcher.request("WATCH chan")
+        let channel = "lectern:{chan}:events"
+        for message in [
+            "", "TAP", "TAP 0 x 1 2 0 0 9", "TAP 0 x 1 1 99 0 9", "TAP 0 x 1 1 0 9 0", "TAP 0 x 1 1 0 0 10 extra",
+            "TAP 0 x 1 -1 0 0 9", "TAP 0 x 1 999999999999999999999 0 0 9", "SELECT 0 x 1 1 maybe 0 0 9",
+            "CHANGED 0 x 1 notanumber", "DELETED 1 x 1 99", String(repeating: "A", count: 100_000), "TAP 0 x 1 1 1 10 19",
+            "\u{FF}\u{FE} TAP", "WATCHING 0 x 0 0",
+        ] {
+            _ = cluster.redis.cli("PUBLISH", channel, message)
+        }
+        // One well-formed event from another node: the only one the watcher gets.
+        _ = cluster.redis.cli("PUBLISH", channel, "TAP 0 other 9 1 0 0 9")
+        let event = try line(startingWith: "! ", from: watcher)
+        #expect(event.hasPrefix("! TAP chan by=9 node=other revision=1 sentence=0 range=0..9 rects="))
+        #expect(try watcher.request("GET chan").dropFirst().first == "One here. Two there.")
+        #expect(try watcher.request("PING").last == "OK PONG")
+    }
+
     @Test func concurrentPutsOnTwoNodesGetDistinctRevisionsAndTheLastTextWins() throws {
         let cluster = try Cluster(nodes: 2)
         _ = try cluster.nodes[0].connect().request("PUT race \"Start.\"")
