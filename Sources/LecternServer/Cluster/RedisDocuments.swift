@@ -261,7 +261,8 @@ final class RedisDocuments {
     }
 
     /// The current revisions of `ids` (nil: deleted), in order.
-    func revisions(of ids: [String], then: @escaping (Result<[Int?], ProtocolError>) -> Void) {
+    func revisions(of ids: ArraySlice<String>, then: @escaping (Result<[Int?], ProtocolError>) -> Void) {
+        let ids = Array(ids)
         guard isAvailable, let commands else { return then(.failure(unavailable)) }
         guard !ids.isEmpty else { return then(.success([])) }
         var answers = [Int?](repeating: nil, count: ids.count)

@@ -85,21 +85,42 @@ extension Server {
     func clusterDidConnect() {
         guard let cluster else { return }
         for id in clusterCache.announced { cluster.announce(id, watching: true) }
-        let ids = documents.allIDs
-        cluster.revisions(of: ids) { [unowned self] result in
-            guard case .success(let revisions) = result else { return }
-            for (id, revision) in zip(ids, revisions) {
-                guard let document = documents[id] else { continue }
-                if revision == nil {
-                    delete(document, origin: .redis)
-                } else if revision != document.revision {
-                    reload(id, origin: .redis)
+        // In chunks: a node may cache many documents, and each answer is
+        // handled on the loop thread.
+        inChunks(documents.allIDs, of: Self.revalidationChunk) { [unowned self] ids, next in
+            for id in ids {
+                cluster.watchingNodes(id) { [unowned self] nodes in clusterCache.watchingNodes[id] = Set(nodes) }
+            }
+            cluster.revisions(of: ids) { [unowned self] result in
+                guard case .success(let revisions) = result else { return }  // lost again: the next connection checks
+                for (id, revision) in zip(ids, revisions) {
+                    guard let document = documents[id] else { continue }
+                    if revision == nil {
+                        delete(document, origin: .redis)
+                    } else if revision != document.revision {
+                        reload(id, origin: .redis)
+                    }
                 }
+                next()
             }
         }
-        for id in ids {
-            cluster.watchingNodes(id) { [unowned self] nodes in clusterCache.watchingNodes[id] = Set(nodes) }
+    }
+
+    /// Cached documents checked against Redis per round trip after a reconnect.
+    static let revalidationChunk = 1024
+    /// Documents LIST loads from Redis per round trip.
+    static let listLoadChunk = 64
+
+    /// Calls `body` with `items` a chunk at a time; each chunk starts when
+    /// the one before calls its `next`.
+    func inChunks(_ items: [String], of size: Int, _ body: @escaping (ArraySlice<String>, _ next: @escaping () -> Void) -> Void,
+                  then done: @escaping () -> Void = {}) {
+        func run(from start: Int) {
+            guard start < items.count else { return done() }
+            let end = min(items.count, start + size)
+            body(items[start..<end]) { run(from: end) }
         }
+        run(from: 0)
     }
 
     // MARK: Loading

@@ -246,7 +246,7 @@ extension Server {
     }
 
     /// LIST with `--redis`: the ids come from Redis's index; documents this
-    /// node has not cached are loaded first (all at once, pipelined), then
+    /// node has not cached are loaded first (``listLoadChunk`` at a time), then
     /// listed as ``listMany(_:ids:prefix:unit:)`` lists.
     fileprivate func listFromRedis(_ context: CommandContext, prefix: String, unit: OffsetUnit) -> CommandOutcome {
         guard let cluster else { preconditionFailure("listFromRedis without --redis") }
@@ -258,20 +258,21 @@ extension Server {
                 if case .failure(let error) = result { connection.completeDeferredReply(.failure(error), tag: tag) }
                 return
             }
-            let missing = ids.filter { documents[$0] == nil }
-            var remaining = missing.count
+            // Loaded a chunk at a time (each may be a large text).
             var failure: ProtocolError?
-            let finish = { [unowned self] in
+            inChunks(ids.filter { documents[$0] == nil }, of: Self.listLoadChunk, { [unowned self] chunk, next in
+                var remaining = chunk.count
+                for id in chunk {
+                    refresh(id, origin: .redis) { loaded in
+                        if case .failure(let error) = loaded { failure = error }
+                        remaining -= 1
+                        if remaining == 0 { failure == nil && !connection.isClosing ? next() : finishLoading() }
+                    }
+                }
+            }, then: finishLoading)
+            func finishLoading() {
                 if let failure { return connection.completeDeferredReply(.failure(failure), tag: tag) }
                 _ = listMany(context, ids: ids, prefix: prefix, unit: unit)
-            }
-            guard remaining > 0 else { return finish() }
-            for id in missing {
-                refresh(id, origin: .redis) { loaded in
-                    if case .failure(let error) = loaded { failure = error }
-                    remaining -= 1
-                    if remaining == 0 { finish() }
-                }
             }
         }
         return .deferred
