@@ -4,9 +4,20 @@ extension LecternConnection {
     /// Retries with backoff until connected (then restores the session),
     /// the policy gives up, or the connection is closed.
     ///
-    /// The retry loop holds the connection only weakly between attempts, so
+    /// Each attempt is one round through ``nodes``, starting with the node
+    /// after the one that was lost and ending with the lost one (with one
+    /// node, just that node): the round waits the policy's delay first, then
+    /// tries its nodes one after another without waiting, so a dead node
+    /// costs one refused connect (or the connect timeout), not a backoff.
+    ///
+    /// The retry loop holds the connection only weakly between nodes, so
     /// an app that drops its last reference ends the retrying too.
+    ///
+    /// - Complexity: at most `maximumAttempts × nodes.count` connects.
     func startReconnecting(policy: ReconnectPolicy) {
+        let nodes = self.nodes
+        let lost = withLock { $0.node }
+        let timeout = connectTimeout
         Task { [weak self] in
             var attempt = 0
             while policy.maximumAttempts.map({ attempt < $0 }) ?? true {
@@ -14,17 +25,18 @@ extension LecternConnection {
                 let delay = policy.delay(before: attempt)
                 self?.emit(.reconnecting(attempt: attempt, delay: delay))
                 try? await Task.sleep(for: delay)
-                guard let connection = self else { return }
-                if connection.withLock({ $0.closing }) { return connection.finishForGood(.closed) }
-                guard let socket = try? await Self.openSocket(connection.endpoint, timeout: connection.connectTimeout) else {
-                    continue
+                for step in 1...nodes.count {
+                    let node = (lost + step) % nodes.count
+                    guard let connection = self else { return }
+                    if connection.withLock({ $0.closing }) { return connection.finishForGood(.closed) }
+                    guard let socket = try? await Self.openSocket(nodes[node], timeout: timeout) else { continue }
+                    if connection.withLock({ $0.closing }) { return connection.finishForGood(.closed) }
+                    connection.install(socket, node: node)
+                    if let failures = await connection.restore(policy: policy) {
+                        connection.emit(.reconnected(failures: failures))
+                    }
+                    return
                 }
-                if connection.withLock({ $0.closing }) { return connection.finishForGood(.closed) }
-                connection.install(socket)
-                if let failures = await connection.restore(policy: policy) {
-                    connection.emit(.reconnected(failures: failures))
-                }
-                return
             }
             self?.finishForGood(.connectionLost)
         }

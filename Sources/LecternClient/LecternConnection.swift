@@ -41,8 +41,15 @@ import Foundation
 /// - Complexity: each request costs O(size of its reply) to decode, plus
 ///   O(1) to match by tag.
 public final class LecternConnection: @unchecked Sendable {
-    /// Where the daemon listens.
-    public let endpoint: Endpoint
+    /// The daemons this connection may be on, in the order first tried: one
+    /// for a connection made to one endpoint, several for
+    /// ``connect(nodes:timeout:requestTimeout:reconnect:maximumLineLength:)``.
+    public let nodes: [Endpoint]
+
+    /// The node this connection is on: the one it connected to and, after a
+    /// reconnect, the one it reconnected to (while reconnecting, the one it
+    /// lost). Always the only node of a connection made to one endpoint.
+    public var endpoint: Endpoint { withLock { nodes[$0.node] } }
 
     let connectTimeout: Duration
     /// How long a request waits for its reply; `nil`: as long as it takes.
@@ -83,6 +90,8 @@ public final class LecternConnection: @unchecked Sendable {
 
     struct State {
         var transport: Transport?
+        /// The index in ``nodes`` of the node ``transport`` is (or was last) connected to.
+        var node = 0
         var generation = 0
         var nextTag = 0
         var pending: [Int: Pending] = [:]
@@ -101,10 +110,10 @@ public final class LecternConnection: @unchecked Sendable {
     }
 
     init(
-        endpoint: Endpoint, connectTimeout: Duration, requestTimeout: Duration?, reconnectPolicy: ReconnectPolicy?,
+        nodes: [Endpoint], connectTimeout: Duration, requestTimeout: Duration?, reconnectPolicy: ReconnectPolicy?,
         maximumLineLength: Int
     ) {
-        self.endpoint = endpoint
+        self.nodes = nodes
         self.connectTimeout = connectTimeout
         self.requestTimeout = requestTimeout
         self.reconnectPolicy = reconnectPolicy
@@ -170,13 +179,70 @@ public final class LecternConnection: @unchecked Sendable {
         to endpoint: Endpoint, timeout: Duration = .seconds(10), requestTimeout: Duration? = nil,
         reconnect: ReconnectPolicy? = nil, maximumLineLength: Int = defaultMaximumLineLength
     ) async throws -> LecternConnection {
+        try await connect(
+            nodes: [endpoint], timeout: timeout, requestTimeout: requestTimeout, reconnect: reconnect,
+            maximumLineLength: maximumLineLength)
+    }
+
+    /// Connects to the first of several daemons that answers: nodes serving
+    /// one document space (`lecternd --redis`), tried in the order given.
+    ///
+    /// A lost connection is re-established on the next node of the list
+    /// (round-robin, the lost node last) when `reconnect` is set; see
+    /// ``ReconnectPolicy`` for the order and the backoff. ``endpoint`` says
+    /// which node the connection is on.
+    ///
+    /// ```swift
+    /// let lectern = try await LecternConnection.connect(
+    ///     nodes: [.tcp(host: "reader-a.local", port: 7878), .tcp(host: "reader-b.local", port: 7878)],
+    ///     reconnect: ReconnectPolicy(maximumAttempts: 20))
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - nodes: the daemons, at least one.
+    ///   - timeout: the time allowed for each node's resolving and connecting.
+    ///   - requestTimeout, reconnect, maximumLineLength: as for
+    ///     ``connect(host:port:timeout:requestTimeout:reconnect:maximumLineLength:)``.
+    /// - Throws: with one node, that node's ``LecternError/connectTimeout`` or
+    ///   ``LecternError/connectionFailed(_:)``; with several, when none
+    ///   answers, ``LecternError/connectionFailed(_:)`` naming every node
+    ///   tried and why it failed.
+    /// - Complexity: at most one connect per node, one after another.
+    public static func connect(
+        nodes: [Endpoint], timeout: Duration = .seconds(10), requestTimeout: Duration? = nil,
+        reconnect: ReconnectPolicy? = nil, maximumLineLength: Int = defaultMaximumLineLength
+    ) async throws -> LecternConnection {
+        precondition(!nodes.isEmpty, "nodes must name at least one endpoint")
         precondition(maximumLineLength > 0, "maximumLineLength must be positive")
         precondition(requestTimeout.map { $0 > .zero } ?? true, "requestTimeout must be positive")
-        let connection = LecternConnection(
-            endpoint: endpoint, connectTimeout: timeout, requestTimeout: requestTimeout, reconnectPolicy: reconnect,
-            maximumLineLength: maximumLineLength)
-        connection.install(try await openSocket(endpoint, timeout: timeout))
-        return connection
+        var failures: [(node: Endpoint, error: Error)] = []
+        for (index, node) in nodes.enumerated() {
+            do {
+                let socket = try await openSocket(node, timeout: timeout)
+                let connection = LecternConnection(
+                    nodes: nodes, connectTimeout: timeout, requestTimeout: requestTimeout, reconnectPolicy: reconnect,
+                    maximumLineLength: maximumLineLength)
+                connection.install(socket, node: index)
+                return connection
+            } catch {
+                failures.append((node, error))
+            }
+        }
+        if failures.count == 1, let only = failures.first { throw only.error }
+        throw noNodeAnswered(failures)
+    }
+
+    /// `connectionFailed("no node answered: 127.0.0.1:7001: Connection refused; 127.0.0.1:7002: connect timed out")`.
+    static func noNodeAnswered(_ failures: [(node: Endpoint, error: Error)]) -> LecternError {
+        let reasons = failures.map { failure -> String in
+            switch failure.error as? LecternError {
+            case .connectionFailed(let reason) where reason.hasPrefix("\(failure.node)"): return reason
+            case .connectionFailed(let reason): return "\(failure.node): \(reason)"
+            case let error?: return "\(failure.node): \(error)"
+            case nil: return "\(failure.node): \(failure.error)"
+            }
+        }
+        return .connectionFailed("no node answered: " + reasons.joined(separator: "; "))
     }
 
     /// Connects on a Dispatch thread, so the blocking connect and name
@@ -189,9 +255,11 @@ public final class LecternConnection: @unchecked Sendable {
         }
     }
 
-    /// Makes `socket` the connection's transport and starts reading from it.
-    func install(_ socket: Socket) {
+    /// Makes `socket`, connected to `nodes[node]`, the connection's
+    /// transport and starts reading from it.
+    func install(_ socket: Socket, node: Int) {
         let transport = withLock { state -> Transport in
+            state.node = node
             state.generation += 1
             let transport = Transport(socket: socket, generation: state.generation)
             state.transport = transport

@@ -12,6 +12,17 @@
 /// daemon that lost them), then every VIEW and every WATCH in effect.
 /// Progress is reported on ``LecternConnection/connectionEvents()``.
 ///
+/// **Several nodes.** A connection made with
+/// ``LecternConnection/connect(nodes:timeout:requestTimeout:reconnect:maximumLineLength:)``
+/// goes round its list: each attempt is one round, starting with the node
+/// after the one that was lost and ending with the lost one. The backoff
+/// comes between rounds, not between the nodes of a round, which are tried
+/// one after another, so failing over to a live node costs one
+/// ``initialDelay`` plus a refused connect per dead node before it.
+/// ``maximumAttempts`` counts rounds. ``LecternConnection/endpoint`` names
+/// the node the connection is on once ``ConnectionEvent/reconnected(failures:)``
+/// is reported; the session is restored there exactly as on one node.
+///
 /// ```swift
 /// let lectern = try await LecternConnection.connect(
 ///     host: "reader.local", port: 7878, reconnect: ReconnectPolicy(maximumAttempts: 20))
@@ -21,7 +32,8 @@ public struct ReconnectPolicy: Sendable {
     public var initialDelay: Duration
     /// The longest wait between attempts.
     public var maximumDelay: Duration
-    /// Attempts before giving up (`nil`: forever). Giving up closes the connection.
+    /// Attempts before giving up (`nil`: forever); with several nodes, an
+    /// attempt is one round through them all. Giving up closes the connection.
     public var maximumAttempts: Int?
     /// Runs after HELLO and AUTH are restored and before views and watches are:
     /// requests made in it go out first on the new connection. An error it

@@ -74,6 +74,14 @@ final class LiveDaemon: @unchecked Sendable {
         process.waitUntilExit()
     }
 
+    /// Kills the daemon with SIGKILL, as a crash would (no clean shutdown:
+    /// its connections are reset), and waits for it.
+    func killAbruptly() {
+        guard process.isRunning else { return }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
     deinit {
         stop()
         try? FileManager.default.removeItem(at: logURL)
