@@ -135,7 +135,7 @@ let package = Package(
             name: "LecternServerTests",
             // Depending on the executable makes `swift test` build lecternd,
             // which the live-daemon tests start on a free loopback port.
-            dependencies: ["LecternServer", "LecternServerHarness", "LecternStore", "lecternd", "LecternRandom", "bench-abuse"]
+            dependencies: ["LecternServer", "LecternServerHarness", "LecternStore", "lecternd", "LecternRandom", "bench-abuse", "LecternClient"]
         ),
     ],
     swiftLanguageModes: [.v5]

@@ -19,15 +19,17 @@ private final class Cluster {
         for node in nodes { try Cluster.waitUntilWritable(node) }
     }
 
-    /// Waits (at most 10 s) until a node's STATS says Redis is reachable.
-    static func waitUntilWritable(_ node: Daemon) throws {
-        let client = try node.connect()
-        for _ in 0..<400 {
-            if try client.request("STATS").contains("* store_unavailable 0") { return }
-            usleep(25_000)
-        }
-        throw LineClient.Failure(description: "the node never reached Redis: \(node.log)")
+    static func waitUntilWritable(_ node: Daemon) throws { try LecternServerTests.waitUntilWritable(node) }
+}
+
+/// Waits (at most 10 s) until a node's STATS says Redis is reachable.
+func waitUntilWritable(_ node: Daemon) throws {
+    let client = try node.connect()
+    for _ in 0..<400 {
+        if try client.request("STATS").contains("* store_unavailable 0") { return }
+        usleep(25_000)
     }
+    throw LineClient.Failure(description: "the node never reached Redis: \(node.log)")
 }
 
 /// Reads lines until one starts with `prefix` (other events and replies
