@@ -149,6 +149,8 @@ struct ReplyFramer {
     private var arrayHeader: Range<Int>?
     private var arrayCount = 0
     private var elementsRemaining = 0
+    /// Leaves of the array read so far that were bulk strings.
+    private var bulkLeaves = 0
     /// The last frame was handed out: clear the state before the next.
     private var frameWasReturned = false
 
@@ -234,6 +236,7 @@ struct ReplyFramer {
                 expectsLiteralEnd = false
                 guard line.isEmpty else { throw unexpected(bytes, line) }
                 if arrayHeader != nil {
+                    bulkLeaves += 1
                     if let frame = elementDidEnd(bytes) { return frame }
                     continue
                 }
@@ -253,6 +256,7 @@ struct ReplyFramer {
                     if arrayHeader == nil {
                         arrayHeader = line
                         arrayCount = count
+                        bulkLeaves = 0
                         elementsRemaining = 1  // the header's own place, taken back below
                     }
                     elementsRemaining += count
@@ -298,10 +302,10 @@ struct ReplyFramer {
         return complete(ReplyView(bytes: frame, dataLineRanges: dataLines, finalLineRange: header))
     }
 
-    /// The payload of a pushed `message` (3 elements) or `pmessage` (4),
-    /// when the array just read is one.
+    /// The payload of a pushed `message` (3 bulk strings) or `pmessage`
+    /// (4), when the array just read is one.
     private func pushedPayload(_ frame: UnsafeRawBufferPointer) -> Range<Int>? {
-        guard dataLines.count == arrayCount, let kind = dataLines.first, let payload = dataLines.last else { return nil }
+        guard bulkLeaves == arrayCount, dataLines.count == arrayCount, let kind = dataLines.first, let payload = dataLines.last else { return nil }
         let first = UnsafeRawBufferPointer(rebasing: frame[kind])
         switch arrayCount {
         case 3 where first.elementsEqual("message".utf8): return payload
