@@ -9,10 +9,19 @@
 ///
 /// Events on a connection come in the order of the taps that caused them,
 /// so a watcher's n-th `! TAP` event belongs to the n-th TAP.
+///
+/// With `--nodes` the tapper (connection 0) is on the first node and the
+/// watchers go round-robin over all of them (``NodeAddress``): nodes that
+/// share their documents (lecternd `--redis`) each turn the tapper's TAP
+/// into their own watchers' events. The watchers are set up in a later
+/// stage than the tapper, so a watcher on another node VIEWs the document
+/// only once its PUT has been acknowledged.
 final class FanoutScenario: LoadScenario {
     let connectionCount: Int
     private let width: Double
     private let viewCount: Int
+    /// `--nodes` given: how many (reported as a figure); 0 without it.
+    private let nodeCount: Int
     private let id = LecternRequests.documentID("fanout", 0)
     private var taps: [ScenarioRequest] = []
     /// Per TAP sent: its scheduled time and how many watchers still lack its event.
@@ -33,6 +42,7 @@ final class FanoutScenario: LoadScenario {
         connectionCount = options.watchers + 1
         width = options.viewWidth
         viewCount = options.views
+        nodeCount = options.nodes.count
         eventsReceived = Array(repeating: 0, count: options.watchers + 1)
     }
 
@@ -94,9 +104,10 @@ final class FanoutScenario: LoadScenario {
     func finish(runner: LoadRunner) -> ScenarioMetrics? {
         let measured = tapTimes.filter { $0 >= runner.measureStart && $0 < runner.measureEnd }.count
         let expectedEvents = measured * watchersReady
+        let nodes: [(name: String, value: ScenarioMetrics.Figure)] = nodeCount > 0 ? [("nodes", .count(Double(nodeCount)))] : []
         return ScenarioMetrics(
             histograms: [("TAP send to the last watcher's ! TAP event", histogram)],
-            figures: [
+            figures: nodes + [
                 ("watchers", .count(Double(watchersReady))),
                 ("distinct views", .count(Double(min(viewCount, watchersReady)))),
                 ("taps measured", .count(Double(measured))),

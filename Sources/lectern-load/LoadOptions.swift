@@ -15,6 +15,8 @@ struct LoadOptions: Equatable {
         case mix
         /// One tapper, many watchers of the same document.
         case fanout
+        /// Redis pub/sub: one publisher, many subscribers of one channel (fan-out's baseline).
+        case pubsub
         /// Typewriter streams (TYPE), measuring tick lateness.
         case type
     }
@@ -22,6 +24,10 @@ struct LoadOptions: Equatable {
     var scenario: Scenario = .tap
     var host = "127.0.0.1"
     var port: UInt16 = 7878
+    /// `--nodes`: the servers connections are spread over, round-robin
+    /// (empty: `--host` and `--port` only). When given, `host` and `port`
+    /// are its first node.
+    var nodes: [NodeAddress] = []
     var connections = 50
     /// Client threads, each with its own libuv loop and share of the connections.
     var threads = 1
@@ -44,9 +50,11 @@ struct LoadOptions: Equatable {
     // tap, mix, fanout, type
     var viewWidth: Double = 360
     var mix = MixWeights.standard
-    // fanout
+    // fanout, pubsub
     var watchers = 100
     var views = 10
+    // pubsub
+    var messageBytes = 200
     // type
     var intervalMilliseconds = 75
     var streamsPerConnection = 1
@@ -69,6 +77,7 @@ struct LoadOptions: Equatable {
     static func parse(_ arguments: [String]) throws -> Action {
         var options = LoadOptions()
         var rest = arguments[...]
+        var addressFlag: String?
         if let first = rest.first, !first.hasPrefix("-") {
             guard let scenario = Scenario(rawValue: first) else {
                 throw UsageError(description: "unknown scenario '\(first)'; one of \(Scenario.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -83,8 +92,13 @@ struct LoadOptions: Equatable {
             }
             switch flag {
             case "-h", "--help": return .help
-            case "--host": options.host = try loopbackHost(try value())
-            case "--port": options.port = try number(flag, try value(), in: 1...65_535).toUInt16
+            case "--host":
+                options.host = try loopbackHost(try value())
+                addressFlag = addressFlag ?? flag
+            case "--port":
+                options.port = try number(flag, try value(), in: 1...65_535).toUInt16
+                addressFlag = addressFlag ?? flag
+            case "--nodes": options.nodes = try NodeAddress.list(try value())
             case "--connections": options.connections = try number(flag, try value(), in: 1...maximumConnections)
             case "--threads": options.threads = try number(flag, try value(), in: 1...maximumThreads)
             case "--depth": options.depth = try number(flag, try value(), in: 1...maximumDepth)
@@ -102,10 +116,18 @@ struct LoadOptions: Equatable {
             case "--mix": options.mix = try MixWeights.parse(try value())
             case "--watchers": options.watchers = try number(flag, try value(), in: 1...maximumConnections - 1)
             case "--views": options.views = try number(flag, try value(), in: 1...1_000)
+            case "--message-bytes": options.messageBytes = try number(flag, try value(), in: PubsubScenario.payloadBytes)
             case "--interval": options.intervalMilliseconds = try number(flag, try value(), in: 1...60_000)
             case "--streams-per-connection": options.streamsPerConnection = try number(flag, try value(), in: 1...100)
             default: throw UsageError(description: "unknown flag '\(flag)' (--help lists them)")
             }
+        }
+        if let first = options.nodes.first {
+            if let addressFlag {
+                throw UsageError(description: "\(addressFlag) and --nodes both name the server; give one of them (--nodes HOST:PORT,… for several)")
+            }
+            options.host = first.host
+            options.port = first.port
         }
         if options.warmupSeconds + options.durationSeconds > maximumSeconds {
             throw UsageError(description: "--warmup plus --duration must be at most \(Int(maximumSeconds)) seconds")
@@ -114,12 +136,20 @@ struct LoadOptions: Equatable {
         return .run(options)
     }
 
-    /// `--threads` against the scenario: fan-out needs its tapper and every
-    /// watcher on one loop; the others need a connection per thread.
+    /// Whether the scenario is one sender and `--watchers` receivers
+    /// (fanout, pubsub): its connection count is `--watchers` + 1.
+    var isFanout: Bool { scenario == .fanout || scenario == .pubsub }
+
+    /// `--threads` against the scenario: fan-out (and pub/sub) needs its
+    /// sender and every receiver on one loop; the others need a connection
+    /// per thread.
     private static func checkThreads(_ options: LoadOptions) throws {
         guard options.threads > 1 else { return }
         if options.scenario == .fanout {
             throw UsageError(description: "fanout cannot use --threads \(options.threads): it times each TAP to the last watcher's event, which needs the tapper and all watchers on one loop; use --threads 1")
+        }
+        if options.scenario == .pubsub {
+            throw UsageError(description: "pubsub cannot use --threads \(options.threads): it times each PUBLISH to the last subscriber's message, which needs the publisher and all subscribers on one loop; use --threads 1")
         }
         if options.threads > options.connections {
             throw UsageError(description: "--threads \(options.threads) is more than --connections \(options.connections); each thread needs a connection")
@@ -165,7 +195,11 @@ struct LoadOptions: Equatable {
       tap      each connection PUTs a document, VIEWs it, then TAPs points on its text
       mix      taps mixed with PUT, RECTS, CARET, SENTENCES, SELECT and PING (--mix)
       fanout   one connection taps a shared document, --watchers connections WATCH it;
-               measures TAP send to the last watcher's "! TAP" event
+               measures TAP send to the last watcher's "! TAP" event (with --nodes, the
+               tapper is on the first node and the watchers round-robin over all of them)
+      pubsub   Redis pub/sub, fanout's baseline: --watchers connections SUBSCRIBE one channel,
+               one connection PUBLISHes --message-bytes messages at --rate; measures PUBLISH
+               send to the last subscriber's message (RESP; same report as fanout)
       type     typewriter streams (TYPE); measures each tick's lateness against
                start + sum of intervals, and the share of ticks delivered
       raw      sends --request, expects one reply line (Redis: raw --request PING --expect +PONG;
@@ -174,13 +208,18 @@ struct LoadOptions: Equatable {
     Flags:
       --host ADDRESS          loopback address of the server (default 127.0.0.1)
       --port PORT             server port (default 7878)
+      --nodes HOST:PORT,...   several servers (loopback only, at most 64; one may be named twice),
+                              instead of --host and --port: connection n dials node n mod their
+                              number, so connections go round-robin over them (fanout: the tapper,
+                              connection 0, on the first node; the watchers over all)
       --connections N         connections (default 50, at most 20000)
       --threads N             client threads, each with its own event loop and an even share of the
                               connections (and of --rate and --max-requests); results are merged
-                              (default 1, at most 64; fanout: 1 only)
+                              (default 1, at most 64; fanout and pubsub: 1 only)
       --depth N               closed loop: requests outstanding per connection (default 1: no pipelining)
-      --rate R                open loop: R requests (fanout: taps) per second in all, on a fixed
-                              schedule; latency counts from the scheduled send time (default 0: closed loop)
+      --rate R                open loop: R requests (fanout: taps, pubsub: publishes) per second in
+                              all, on a fixed schedule; latency counts from the scheduled send time
+                              (default 0: closed loop; fanout and pubsub: 100)
       --wake-every MICROS     open loop: wake to send at most every MICROS µs, sending all that is due
                               (a request waits at most that long, and the wait counts in its latency);
                               0 wakes at every scheduled time, costing the client a wake-up per request
@@ -195,8 +234,10 @@ struct LoadOptions: Equatable {
       --expect PREFIX         raw: a reply must start with PREFIX (default: any non-error line)
       --width POINTS          width of the views (default 360)
       --mix WEIGHTS           mix: e.g. tap=60,rects=10,caret=10,sentences=5,select=5,ping=5,put=5
-      --watchers N            fanout: watchers (default 100)
+      --watchers N            fanout: watchers; pubsub: subscribers (default 100)
       --views N               fanout: distinct views among the watchers (default 10)
+      --message-bytes N       pubsub: bytes of each message's payload (default 200, about a ! TAP
+                              event line; 24 to 65536)
       --interval MS           type: interval between ticks (default 75)
       --streams-per-connection N   type: TYPE streams per connection (default 1, at most 100)
       -h, --help              this text

@@ -38,9 +38,12 @@ struct LoadReport {
 
     var text: String {
         var lines: [String] = []
-        let connections = options.scenario == .fanout ? options.watchers + 1 : options.connections
+        let connections = options.isFanout ? options.watchers + 1 : options.connections
         let threadCount = options.threads > 1 ? "  \(options.threads) threads" : ""
-        lines.append("lectern-load \(options.scenario.rawValue)  \(options.host):\(options.port)  \(connections) connections\(threadCount)  \(mode)")
+        let servers = options.nodes.isEmpty
+            ? NodeAddress(host: options.host, port: options.port).description
+            : "nodes " + options.nodes.map(\.description).joined(separator: ",")
+        lines.append("lectern-load \(options.scenario.rawValue)  \(servers)  \(connections) connections\(threadCount)  \(mode)")
         lines.append("measured   \(Format.fixed(measuredSeconds, 2)) s after \(Format.fixed(options.warmupSeconds, 1)) s warm-up")
         lines.append("requests   \(statistics.completed) completed in the window (\(Format.fixed(throughput, 0))/s), \(statistics.sent) sent in all")
         lines.append("latency    " + Self.summary(statistics.latency))
@@ -89,7 +92,7 @@ struct LoadReport {
             "scenario": options.scenario.rawValue,
             "host": options.host,
             "port": Int(options.port),
-            "connections": options.scenario == .fanout ? options.watchers + 1 : options.connections,
+            "connections": options.isFanout ? options.watchers + 1 : options.connections,
             "mode": options.rate > 0 ? "open" : "closed",
             "depth": options.depth,
             "threads": options.threads,
@@ -114,6 +117,7 @@ struct LoadReport {
             ] as [String: Any],
         ]
         if options.rate > 0 { object["send_lag_ms"] = Self.jsonLatency(statistics.sendLag) }
+        if !options.nodes.isEmpty { object["nodes"] = options.nodes.map(\.description) }
         if let scenario {
             var figures: [String: Any] = [:]
             for figure in scenario.figures { figures[figure.name] = figure.value.number }

@@ -6,7 +6,8 @@ import Glibc
 
 /// Drives a ``LoadScenario`` on a libuv loop of its own, in phases:
 ///
-/// 1. **connecting**: at most ``connectConcurrency`` dials at a time;
+/// 1. **connecting**: at most ``connectConcurrency`` dials at a time, each
+///    to its node (``NodeAddress``: `--nodes` round-robin, or the one server);
 /// 2. **setting up**: each connection's setup requests, stage by stage;
 /// 3. **running**, once every thread's runner is set up (``LoadStartBarrier``):
 ///    `--warmup`, then the measured `--duration`. Closed loop
@@ -37,7 +38,8 @@ final class LoadRunner: ConnectionOwner {
     private var hasArrived = false
     /// The scenario's framing, read once.
     private let framing: ReplyFramer.Framing
-    private let address: ServerAddress
+    /// The servers connections dial: `--nodes`, or `--host` and `--port`.
+    private let addresses: [ServerAddress]
     let loop: UnsafeMutablePointer<uv_loop_t>
     let readBuffer: uv_buf_t
     private(set) var connections: [ClientConnection] = []
@@ -97,7 +99,8 @@ final class LoadRunner: ConnectionOwner {
         maximumRequests = UInt64(share.maximumRequests)
         scheduleIndex = UInt64(share.thread)
         framing = scenario.framing
-        address = try ServerAddress(host: options.host, port: options.port)
+        let nodes = options.nodes.isEmpty ? [NodeAddress(host: options.host, port: options.port)] : options.nodes
+        addresses = try nodes.map { try ServerAddress(host: $0.host, port: $0.port) }
         timeout = MonotonicClock.nanoseconds(seconds: options.timeoutSeconds)
         scheduleInterval = options.rate > 0 ? 1e9 / options.rate : 0
         showsProgress = options.progress && isatty(STDERR_FILENO) == 1 && share.thread == 0
@@ -138,7 +141,7 @@ final class LoadRunner: ConnectionOwner {
         while dialsInFlight < dialLimit && nextToDial < connections.count {
             dialsInFlight += 1
             nextToDial += 1
-            connections[nextToDial - 1].connect(to: address)
+            connections[nextToDial - 1].connect(to: address(of: nextToDial - 1))
         }
         if dialsInFlight == 0 && nextToDial == connections.count && phase == .connecting {
             if connections.contains(where: { $0.state == .open }) {
@@ -149,11 +152,18 @@ final class LoadRunner: ConnectionOwner {
         }
     }
 
+    /// Connection n of the whole run dials node n mod the number of nodes
+    /// (see ``NodeAddress``).
+    private func address(of index: Int) -> ServerAddress {
+        addresses[(share.firstConnection + index) % addresses.count]
+    }
+
     func connectionDidConnect(_ connection: ClientConnection, status: Int32) {
         dialsInFlight -= 1
         if status != 0 {
             statistics.errors.connect += 1
-            statistics.errors.note("connect: \(LoopHandle.errorName(status))")
+            let node = addresses.count > 1 ? " \(address(of: connection.index).description)" : ""
+            statistics.errors.note("connect\(node): \(LoopHandle.errorName(status))")
             connection.close(.finished)
         }
         dialMore()

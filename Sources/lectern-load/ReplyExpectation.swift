@@ -41,7 +41,7 @@ final class ReplyExpectation {
 
     enum Outcome: Equatable {
         case wellFormed
-        /// An `ERR <code>` reply (raw mode: a line starting with `-` or `ERR`).
+        /// An `ERR <code>` reply (raw and RESP: a line starting with `-` or `ERR`).
         case errorReply(code: String)
         case malformed(String)
     }
@@ -57,7 +57,7 @@ final class ReplyExpectation {
         if framing == .lectern, final.first == UInt8(ascii: "@") {
             final = ReplyFramer.afterTag(final)
         }
-        if Self.hasPrefix(final, "ERR ") || (framing == .singleLine && final.first == UInt8(ascii: "-")) {
+        if Self.hasPrefix(final, "ERR ") || (framing != .lectern && final.first == UInt8(ascii: "-")) {
             return errorReply(final)
         }
         return prefixBytes.withUnsafeBytes { prefixes -> Outcome in

@@ -84,6 +84,17 @@ enum FrameView {
 /// except that a Redis bulk string (`$N`, then N bytes and CRLF) is one
 /// reply whose final line is the `$N` header and whose one data line is
 /// the N bytes (so `GET` of a value measures as `PING` does).
+///
+/// `.resp` framing (the pubsub scenario) reads RESP2 as `.singleLine` does,
+/// and arrays too: `*N` and its N elements (bulk strings, one-line values,
+/// nested arrays) are one reply whose final line is the `*N` header and
+/// whose data lines are the leaf values in order (a bulk string's bytes,
+/// or a one-line value such as `:1` or `$-1` as it stands; nested headers
+/// are not kept). RESP2 tells a pushed pub/sub message from a reply only by
+/// its content, so an array of three bulk strings whose first is `message`
+/// (`*3 $7 message $N channel $N payload`), or of four whose first is
+/// `pmessage`, is an event, handed out as its payload's bytes.
+///
 /// A line ends at LF; one CR directly before it is dropped (as
 /// `LineDecoder` does on the server side).
 ///
@@ -103,7 +114,7 @@ enum FrameView {
 ///
 /// - Complexity: amortised O(n) in the bytes fed; LF is found with `memchr`.
 struct ReplyFramer {
-    enum Framing { case lectern, singleLine }
+    enum Framing { case lectern, singleLine, resp }
 
     struct UnexpectedLine: Error, CustomStringConvertible {
         let line: String
@@ -132,6 +143,14 @@ struct ReplyFramer {
     private var expectsLiteralEnd = false
     /// In single-line framing, the `$N` line of the bulk string being read.
     private var bulkHeader: Range<Int>?
+    /// In RESP framing, the `*N` line of the array being read, N, and the
+    /// elements still to read at any depth (a nested `*M` takes the place
+    /// of one element and adds M).
+    private var arrayHeader: Range<Int>?
+    private var arrayCount = 0
+    private var elementsRemaining = 0
+    /// Leaves of the array read so far that were bulk strings.
+    private var bulkLeaves = 0
     /// The last frame was handed out: clear the state before the next.
     private var frameWasReturned = false
 
@@ -186,6 +205,7 @@ struct ReplyFramer {
             scanned = 0
             dataLines.removeAll(keepingCapacity: true)
             bulkHeader = nil
+            arrayHeader = nil
         }
         guard let base = bytes.baseAddress else { return nil }
         while true {
@@ -215,16 +235,37 @@ struct ReplyFramer {
             if expectsLiteralEnd {
                 expectsLiteralEnd = false
                 guard line.isEmpty else { throw unexpected(bytes, line) }
+                if arrayHeader != nil {
+                    bulkLeaves += 1
+                    if let frame = elementDidEnd(bytes) { return frame }
+                    continue
+                }
                 if let header = bulkHeader {
                     return complete(ReplyView(bytes: UnsafeRawBufferPointer(rebasing: bytes[..<lineStart]), dataLineRanges: dataLines, finalLineRange: header))
                 }
                 continue
             }
             let text = UnsafeRawBufferPointer(rebasing: bytes[line])
-            if framing == .singleLine {
+            if framing != .lectern {
                 if let length = ReplyFramer.bulkLength(text) {
-                    bulkHeader = line
+                    if arrayHeader == nil { bulkHeader = line }
                     literalLength = length
+                    continue
+                }
+                if framing == .resp, let count = ReplyFramer.arrayLength(text) {
+                    if arrayHeader == nil {
+                        arrayHeader = line
+                        arrayCount = count
+                        bulkLeaves = 0
+                        elementsRemaining = 1  // the header's own place, taken back below
+                    }
+                    elementsRemaining += count
+                    if let frame = elementDidEnd(bytes) { return frame }
+                    continue
+                }
+                if arrayHeader != nil {
+                    dataLines.append(line)
+                    if let frame = elementDidEnd(bytes) { return frame }
                     continue
                 }
                 return complete(ReplyView(bytes: UnsafeRawBufferPointer(rebasing: bytes[..<lineStart]), dataLineRanges: [], finalLineRange: line))
@@ -245,6 +286,31 @@ struct ReplyFramer {
             case .other:
                 throw unexpected(bytes, line)
             }
+        }
+    }
+
+    /// One element of the array being read is complete: the whole array
+    /// if it was the last, as a reply or (a pub/sub message) an event.
+    private mutating func elementDidEnd(_ bytes: UnsafeRawBufferPointer) -> FoundFrame? {
+        elementsRemaining -= 1
+        guard elementsRemaining == 0, let header = arrayHeader else { return nil }
+        let frame = UnsafeRawBufferPointer(rebasing: bytes[..<lineStart])
+        if let payload = pushedPayload(frame) {
+            frameWasReturned = true
+            return FoundFrame(frame: .event(UnsafeRawBufferPointer(rebasing: frame[payload])), length: lineStart)
+        }
+        return complete(ReplyView(bytes: frame, dataLineRanges: dataLines, finalLineRange: header))
+    }
+
+    /// The payload of a pushed `message` (3 bulk strings) or `pmessage`
+    /// (4), when the array just read is one.
+    private func pushedPayload(_ frame: UnsafeRawBufferPointer) -> Range<Int>? {
+        guard bulkLeaves == arrayCount, dataLines.count == arrayCount, let kind = dataLines.first, let payload = dataLines.last else { return nil }
+        let first = UnsafeRawBufferPointer(rebasing: frame[kind])
+        switch arrayCount {
+        case 3 where first.elementsEqual("message".utf8): return payload
+        case 4 where first.elementsEqual("pmessage".utf8): return payload
+        default: return nil
         }
     }
 
@@ -294,6 +360,13 @@ struct ReplyFramer {
     /// string, is a whole reply by itself).
     static func bulkLength(_ line: UnsafeRawBufferPointer) -> Int? {
         guard line.first == UInt8(ascii: "$") else { return nil }
+        return wholeNumber(line[1...])
+    }
+
+    /// N for a RESP array's `*N` line (N ≥ 0; `*-1`, the null array, is a
+    /// one-line value).
+    static func arrayLength(_ line: UnsafeRawBufferPointer) -> Int? {
+        guard line.first == UInt8(ascii: "*") else { return nil }
         return wholeNumber(line[1...])
     }
 

@@ -85,6 +85,7 @@ enum ThreadedLoad {
         case .tap: return TapScenario(options: options, share: share)
         case .mix: return MixScenario(options: options, share: share)
         case .fanout: return FanoutScenario(options: options, share: share)
+        case .pubsub: return PubsubScenario(options: options, share: share)
         case .type: return TypewriterScenario(options: options, share: share)
         }
     }

@@ -14,8 +14,8 @@ switch action {
 case .help:
     print(LoadOptions.helpText, terminator: "")
 case .run(var options):
-    if options.scenario == .fanout && options.rate == 0 {
-        // Closed-loop taps would bury the watchers; fan-out is paced.
+    if options.isFanout && options.rate == 0 {
+        // Closed-loop taps (or publishes) would bury the watchers; fan-out is paced.
         options.rate = 100
     }
     do {

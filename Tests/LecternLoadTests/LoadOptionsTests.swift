@@ -81,6 +81,40 @@ import Testing
         }
     }
 
+    @Test func nodesAreLoopbackOnlyAndReplaceHostAndPort() throws {
+        let parsed = try options(["fanout", "--nodes", "127.0.0.1:7001,localhost:7002,[::1]:7003,127.0.0.1:7001"])
+        #expect(parsed.nodes == [
+            NodeAddress(host: "127.0.0.1", port: 7001), NodeAddress(host: "127.0.0.1", port: 7002),
+            NodeAddress(host: "::1", port: 7003), NodeAddress(host: "127.0.0.1", port: 7001),
+        ])
+        #expect(parsed.host == "127.0.0.1" && parsed.port == 7001, "the first node is the host and port")
+        #expect(parsed.nodes.map(\.description) == ["127.0.0.1:7001", "127.0.0.1:7002", "[::1]:7003", "127.0.0.1:7001"])
+        #expect(try options([]).nodes.isEmpty)
+        for bad in ["10.0.0.1:7001", "127.0.0.1", "127.0.0.1:0", "127.0.0.1:70000", "127.0.0.1:7001,", "", "example.com:80"] {
+            #expect(throws: LoadOptions.UsageError.self, "\(bad)") { try LoadOptions.parse(["--nodes", bad]) }
+        }
+        let tooMany = Array(repeating: "127.0.0.1:7001", count: NodeAddress.maximumNodes + 1).joined(separator: ",")
+        #expect(throws: LoadOptions.UsageError.self) { try LoadOptions.parse(["--nodes", tooMany]) }
+        for both in [["--port", "7001", "--nodes", "127.0.0.1:7002"], ["--nodes", "127.0.0.1:7002", "--host", "127.0.0.2"]] {
+            #expect(throws: LoadOptions.UsageError.self, "\(both)") { try LoadOptions.parse(both) }
+        }
+    }
+
+    @Test func pubsubTakesMessageBytesAndOneThread() throws {
+        let parsed = try options(["pubsub", "--watchers", "1000", "--message-bytes", "512"])
+        #expect(parsed.scenario == .pubsub && parsed.watchers == 1000 && parsed.messageBytes == 512)
+        #expect(try options(["pubsub"]).messageBytes == 200)
+        for bad in ["23", "65537", "big"] {
+            #expect(throws: LoadOptions.UsageError.self) { try LoadOptions.parse(["pubsub", "--message-bytes", bad]) }
+        }
+        do {
+            _ = try LoadOptions.parse(["pubsub", "--threads", "2", "--connections", "2"])
+            Issue.record("pubsub accepted --threads 2")
+        } catch let error as LoadOptions.UsageError {
+            #expect(error.description.contains("one loop"), "\(error)")
+        }
+    }
+
     @Test func sharesSplitConnectionsAndRequestsEvenlyAndAddUp() throws {
         let parsed = try options(["--connections", "10", "--threads", "4", "--max-requests", "7"])
         let shares = LoadShare.split(parsed)

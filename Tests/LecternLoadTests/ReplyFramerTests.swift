@@ -55,6 +55,36 @@ import Testing
         #expect(throws: ReplyFramer.UnexpectedLine.self) { try frames("$3\r\nxyzW\r\n", framing: .singleLine, chunk: chunk) }
     }
 
+    /// RESP arrays are one reply each (header as the final line, the leaf
+    /// values as data lines); a pushed pub/sub message is an event whose
+    /// bytes are its payload; everything else reads as in single-line framing.
+    @Test(arguments: [1, 5, 1000])
+    func respFramingReadsArraysAndPushedMessages(chunk: Int) throws {
+        let stream = "*3\r\n$9\r\nsubscribe\r\n$2\r\nch\r\n:1\r\n"
+            + "*3\r\n$7\r\nmessage\r\n$2\r\nch\r\n$7\r\nhi\r\nyou\r\n"
+            + ":42\r\n-ERR wrong\r\n$3\r\nabc\r\n*0\r\n*-1\r\n"
+            + "*2\r\n*2\r\n:1\r\n$-1\r\n+OK\r\n"
+            + "*4\r\n$8\r\npmessage\r\n$2\r\nc*\r\n$2\r\nch\r\n$0\r\n\r\n"
+            + "*3\r\n$7\r\nmessage\r\n$2\r\nch\r\n:5\r\n"
+        #expect(try frames(stream, framing: .resp, chunk: chunk) == [
+            reply(["subscribe", "ch", ":1"], "*3"),
+            .event(Array("hi\r\nyou".utf8)),
+            reply([], ":42"), reply([], "-ERR wrong"), reply(["abc"], "$3"), reply([], "*0"), reply([], "*-1"),
+            reply([":1", "$-1", "+OK"], "*2"),
+            .event([]),
+            // Its payload is not a bulk string: a reply like any other array.
+            reply(["message", "ch", ":5"], "*3"),
+        ])
+        // A bulk string inside an array must end with CRLF too.
+        #expect(throws: ReplyFramer.UnexpectedLine.self) { try frames("*1\r\n$2\r\nabc\r\n", framing: .resp, chunk: chunk) }
+    }
+
+    @Test func respErrorsAreErrorReplies() {
+        let publish = ReplyExpectation(data: [], final: ":")
+        #expect(publish.check(Reply(finalLine: Array(":3".utf8)), framing: .resp) == .wellFormed)
+        #expect(publish.check(Reply(finalLine: Array("-WRONGTYPE no".utf8)), framing: .resp) == .errorReply(code: "WRONGTYPE"))
+    }
+
     @Test(arguments: ["OKAY\r\n", "hello\r\n", "* data\r\n! event inside a reply\r\n", "* {3}\r\nabcX\r\n"])
     func linesOutsideTheProtocolThrow(stream: String) {
         #expect(throws: ReplyFramer.UnexpectedLine.self) { try frames(stream, chunk: 100) }
