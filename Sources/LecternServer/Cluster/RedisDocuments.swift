@@ -308,10 +308,14 @@ final class RedisDocuments {
 
     /// Says whether this node's readers watch `id` (in the document's
     /// watching set, and to the other nodes at once).
-    func announce(_ id: String, watching: Bool) {
-        guard isAvailable, let commands else { return }
+    /// `then` runs once Redis has answered the PUBLISH (it has then written
+    /// the announcement to every node's subscription), or at once when
+    /// Redis cannot be reached.
+    func announce(_ id: String, watching: Bool, then: @escaping () -> Void = {}) {
+        guard isAvailable, let commands else { return then() }
         commands.send([watching ? "SADD" : "SREM", RedisKeys.watching(id), node]) { _ in }
-        publish(id, ClusterEvent(database: address.database, node: node, by: 0, revision: 0, kind: watching ? .watching : .unwatched))
+        let event = ClusterEvent(database: address.database, node: node, by: 0, revision: 0, kind: watching ? .watching : .unwatched)
+        commands.send(["PUBLISH", RedisKeys.channel(id), event.encoded]) { _ in then() }
     }
 
     /// Publishes an event of this node on the document's channel (best

@@ -11,8 +11,11 @@ struct ClusterCache {
     /// Per document, the other nodes whose readers watch it: this node
     /// publishes TAP, SELECT and CLEAR of a document only while it has some.
     var watchingNodes: [String: Set<String>] = [:]
-    /// Documents this node has announced it watches (``RedisDocuments/announce(_:watching:)``).
+    /// Documents this node has announced it watches (``RedisDocuments/announce(_:watching:then:)``).
     var announced: Set<String> = []
+    /// Announcements Redis has not answered yet, with the WATCH replies
+    /// that wait for them.
+    var announcing: [String: [() -> Void]] = [:]
     /// Documents being reloaded, with the reading events (TAP, SELECT,
     /// CLEAR) of their newer revision that arrived meanwhile.
     var reloading: [String: [ClusterEvent]] = [:]
@@ -268,18 +271,32 @@ extension Server {
             database: cluster.address.database, node: cluster.node, by: connection.id, revision: document.revision, kind: kind))
     }
 
-    /// After a WATCH: the first of this node's watchers of a document is announced.
-    func noteWatching(_ document: Document) {
-        guard let cluster, !clusterCache.announced.contains(document.id) else { return }
-        clusterCache.announced.insert(document.id)
-        cluster.announce(document.id, watching: true)
+    /// After a WATCH: the first of this node's watchers of a document is
+    /// announced to the other nodes, and `reply` waits until Redis has
+    /// passed the announcement on, so that a TAP another node serves after
+    /// the watcher's `OK` is sent to it. Returns false when there is
+    /// nothing to wait for (`reply` is then not called).
+    func announceWatching(_ document: Document, then reply: @escaping () -> Void) -> Bool {
+        guard let cluster else { return false }
+        let id = document.id
+        if clusterCache.announcing[id] != nil {
+            clusterCache.announcing[id]!.append(reply)
+            return true
+        }
+        guard !clusterCache.announced.contains(id), cluster.isAvailable else { return false }
+        clusterCache.announced.insert(id)
+        clusterCache.announcing[id] = [reply]
+        cluster.announce(id, watching: true) { [unowned self] in
+            for waiting in clusterCache.announcing.removeValue(forKey: id) ?? [] { waiting() }
+        }
+        return true
     }
 
     /// Once a second: documents this node announced and no longer watches
     /// (its watchers unwatched or left) are announced unwatched.
     func announceUnwatched() {
         guard let cluster else { return }
-        for id in clusterCache.announced where !(documents[id].map(readers.hasWatchers) ?? false) {
+        for id in clusterCache.announced where clusterCache.announcing[id] == nil && !(documents[id].map(readers.hasWatchers) ?? false) {
             clusterCache.announced.remove(id)
             cluster.announce(id, watching: false)
         }

@@ -23,8 +23,14 @@ extension Server {
             handler: { context in
                 let document = try context.document()
                 let watchers = context.server.readers.watch(document, by: context.connection)
-                context.server.noteWatching(document)
-                return .reply(Reply("WATCH id=\(document.id) watchers=\(watchers)"))
+                let reply = Reply("WATCH id=\(document.id) watchers=\(watchers)")
+                let connection = context.connection
+                let tag = context.request.tag
+                // With --redis, once the other nodes know this one watches.
+                guard context.server.announceWatching(document, then: { connection.completeDeferredReply(.success(reply), tag: tag) })
+                else { return .reply(reply) }
+                connection.deferReply()
+                return .deferred
             }),
         Command(
             name: "UNWATCH", syntax: "<id>",
