@@ -257,7 +257,7 @@ final class RedisDocuments {
     }
 
     private func unavailableRead(_ id: String) -> ProtocolError {
-        ProtocolError(.unavailable, "'\(id)' is not cached on this node and Redis at \(address) cannot be reached (\(unavailableReason)); try again or another node")
+        ProtocolError(.unavailable, "'\(id)' is not cached on this node and Redis at \(address) cannot be reached (\(unavailableReason)); nothing was done, try again or another node")
     }
 
     /// The current revisions of `ids` (nil: deleted), in order.

@@ -45,8 +45,8 @@ struct EventOrigin {
 }
 
 extension Server {
-    /// Reconnection figures: at most this many conflicting writes in a row
-    /// are retried for one request before it fails.
+    /// Writes of one request that found a document changed by another
+    /// node, retried at most (then `ERR STORE`).
     static let conflictRetries = 16
 
     // MARK: Start-up
