@@ -35,6 +35,9 @@ let package = Package(
             pkgConfig: "libmicrohttpd",
             providers: [.apt(["libmicrohttpd-dev"])]
         ),
+        // libhyphen (Debian libhyphen-dev, no pkg-config file): the TeX
+        // hyphenation patterns of the hyphen-* dictionaries.
+        .systemLibrary(name: "CHyphen", providers: [.apt(["libhyphen-dev"])]),
         // ICU renames every C symbol per version (ubrk_open is ubrk_open_72),
         // so Swift calls this small C shim instead of ICU's headers.
         .target(
@@ -61,6 +64,9 @@ let package = Package(
         // A Redis client on the daemon's libuv loop, through hiredis.
         .target(name: "LecternRedis", dependencies: ["CHiredis", "CUV"]),
         .target(name: "LecternText", dependencies: ["CICU"]),
+        // Dictionary hyphenation through libhyphen (its one unsafe file:
+        // HyphenationDictionary+Unsafe.swift).
+        .target(name: "LecternHyphen", dependencies: ["CHyphen"]),
         // Rect, Point and EdgeInsets: defined once for the layout and the
         // SDK (which re-exports them), so part of the SDK's closure too.
         .target(name: "LecternGeometry", swiftSettings: [.swiftLanguageMode(.v6)]),
@@ -130,6 +136,7 @@ let package = Package(
             dependencies: ["LecternClient", "lecternd", "lectern-example"]
         ),
         .testTarget(name: "LecternStoreTests", dependencies: ["LecternStore"]),
+        .testTarget(name: "LecternHyphenTests", dependencies: ["LecternHyphen"]),
         .testTarget(name: "LecternRedisTests", dependencies: ["LecternRedis", "LecternUV", "CUV"]),
         .testTarget(
             name: "LecternServerTests",

@@ -1,0 +1,2 @@
+// libhyphen's header (Debian libhyphen-dev).
+#include <hyphen.h>
