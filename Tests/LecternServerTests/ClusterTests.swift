@@ -240,16 +240,8 @@ private struct WriteLedger {
             try Daemon(["--redis", "redis://127.0.0.1:\(port)", "--redis-required"])
         }
         // The reason, as the operator sees it on standard error.
-        let process = Process()
-        process.executableURL = Daemon.executable
-        process.arguments = ["--port", "0", "--redis", "redis://127.0.0.1:\(port)", "--redis-required"]
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let log = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 1)
+        let (status, log) = try Daemon.failedStart(["--port", "0", "--redis", "redis://127.0.0.1:\(port)", "--redis-required"])
+        #expect(status == 1)
         #expect(log.contains("event=start_failed"))
         #expect(log.contains("Redis at redis://127.0.0.1:\(port) cannot be reached"))
         #expect(log.contains("--redis-required"))

@@ -277,16 +277,8 @@ import Testing
         }
         let port = UInt16(bigEndian: address.sin_port)
 
-        let process = Process()
-        process.executableURL = Daemon.executable
-        process.arguments = ["--memory", "--port", "0", "--metrics-port", String(port)]
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let log = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 1)
+        let (status, log) = try Daemon.failedStart(["--memory", "--port", "0", "--metrics-port", String(port)])
+        #expect(status == 1)
         #expect(log.contains("cannot serve metrics on 127.0.0.1:\(port): the address is in use"), "\(log)")
     }
 

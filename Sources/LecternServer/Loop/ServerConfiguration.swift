@@ -127,29 +127,23 @@ public struct ServerConfiguration: Equatable, Sendable {
                 guard !value.isEmpty else { throw UsageError(description: "--data-dir needs a path") }
                 config.dataDirectory = value
             }),
-        Option(
-            flag: "--memory", environment: "LECTERN_MEMORY", valueName: "",
+        .switch(
+            flag: "--memory", environment: "LECTERN_MEMORY",
             help: "keep documents in memory only; nothing is written to disk",
-            defaultValue: { $0.inMemory ? "on" : "off" },
-            apply: { config, value in config.inMemory = try ServerConfiguration.switchValue(value, flag: "--memory") }),
+            \.inMemory),
         Option(
             flag: "--redis", environment: "LECTERN_REDIS", valueName: "URL",
             help: "keep documents in Redis at redis://HOST:PORT[/DB], shared with other nodes (no --memory, no --data-dir)",
             defaultValue: { $0.redis?.description ?? "none" },
             apply: { config, value in config.redis = try RedisAddress(url: value) }),
-        Option(
-            flag: "--redis-password-file", environment: "LECTERN_REDIS_PASSWORD_FILE", valueName: "PATH",
+        .path(
+            flag: "--redis-password-file", environment: "LECTERN_REDIS_PASSWORD_FILE",
             help: "with --redis: the password Redis requires (AUTH), one line in this file",
-            defaultValue: { $0.redisPasswordFile ?? "none" },
-            apply: { config, value in
-                guard !value.isEmpty else { throw UsageError(description: "--redis-password-file needs a path") }
-                config.redisPasswordFile = value
-            }),
-        Option(
-            flag: "--redis-required", environment: "LECTERN_REDIS_REQUIRED", valueName: "",
+            \.redisPasswordFile),
+        .switch(
+            flag: "--redis-required", environment: "LECTERN_REDIS_REQUIRED",
             help: "with --redis: exit 1 if Redis cannot be reached at start-up (else serve and retry)",
-            defaultValue: { $0.redisRequired ? "on" : "off" },
-            apply: { config, value in config.redisRequired = try ServerConfiguration.switchValue(value, flag: "--redis-required") }),
+            \.redisRequired),
         Option(
             flag: "--node-name", environment: "LECTERN_NODE_NAME", valueName: "NAME",
             help: "with --redis: this node's name in events (node=); 1 to 32 of A-Z a-z 0-9 _ - .",
@@ -164,22 +158,14 @@ public struct ServerConfiguration: Equatable, Sendable {
                 }
                 config.nodeName = value
             }),
-        Option(
-            flag: "--auth-token-file", environment: "LECTERN_AUTH_TOKEN_FILE", valueName: "PATH",
+        .path(
+            flag: "--auth-token-file", environment: "LECTERN_AUTH_TOKEN_FILE",
             help: "require AUTH with the token in this file (mode 0600, one line) or LECTERN_AUTH_TOKEN",
-            defaultValue: { $0.authTokenFile ?? "none" },
-            apply: { config, value in
-                guard !value.isEmpty else { throw UsageError(description: "--auth-token-file needs a path") }
-                config.authTokenFile = value
-            }),
-        Option(
-            flag: "--unix-socket", environment: "LECTERN_UNIX_SOCKET", valueName: "PATH",
+            \.authTokenFile),
+        .path(
+            flag: "--unix-socket", environment: "LECTERN_UNIX_SOCKET",
             help: "also listen on this Unix socket (mode 0600; never taken from a live daemon)",
-            defaultValue: { $0.unixSocketPath ?? "none" },
-            apply: { config, value in
-                guard !value.isEmpty else { throw UsageError(description: "--unix-socket needs a path") }
-                config.unixSocketPath = value
-            }),
+            \.unixSocketPath),
         .wholeNumber(
             flag: "--max-payload-bytes", environment: "LECTERN_MAX_PAYLOAD_BYTES", valueName: "BYTES",
             help: "largest literal or heredoc payload; larger ones get ERR PAYLOAD",
@@ -331,7 +317,7 @@ public struct ServerConfiguration: Equatable, Sendable {
 
     /// A switch's value: none (the flag alone), or 1/0 and their spellings
     /// (from the environment).
-    fileprivate static func switchValue(_ value: String, flag: String) throws -> Bool {
+    static func switchValue(_ value: String, flag: String) throws -> Bool {
         switch value.lowercased() {
         case "", "1", "true", "yes", "on": return true
         case "0", "false", "no", "off": return false
@@ -350,6 +336,30 @@ public struct ServerConfiguration: Equatable, Sendable {
 }
 
 extension ServerConfiguration.Option {
+    /// A switch (a flag without a value; 1/0 and their spellings from the
+    /// environment), shown as on or off.
+    static func `switch`(
+        flag: String, environment: String, help: String, _ setting: WritableKeyPath<ServerConfiguration, Bool> & Sendable
+    ) -> Self {
+        Self(
+            flag: flag, environment: environment, valueName: "", help: help,
+            defaultValue: { $0[keyPath: setting] ? "on" : "off" },
+            apply: { config, value in config[keyPath: setting] = try ServerConfiguration.switchValue(value, flag: flag) })
+    }
+
+    /// A file's path, none by default; an empty one is a usage error.
+    static func path(
+        flag: String, environment: String, help: String, _ setting: WritableKeyPath<ServerConfiguration, String?> & Sendable
+    ) -> Self {
+        Self(
+            flag: flag, environment: environment, valueName: "PATH", help: help,
+            defaultValue: { $0[keyPath: setting] ?? "none" },
+            apply: { config, value in
+                guard !value.isEmpty else { throw ServerConfiguration.UsageError(description: "\(flag) needs a path") }
+                config[keyPath: setting] = value
+            })
+    }
+
     /// A setting that is a whole number in `range`: its default is the
     /// setting's, and a value outside the range is a ``ServerConfiguration/UsageError``
     /// that names the flag and the range.

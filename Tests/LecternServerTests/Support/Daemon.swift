@@ -72,6 +72,21 @@ final class Daemon {
 
     func connect() throws -> LineClient { try LineClient(port: port) }
 
+    /// Runs lecternd with exactly `arguments` (nothing added) for a start
+    /// that must fail: its exit status and what it logged.
+    static func failedStart(_ arguments: [String]) throws -> (status: Int32, log: String) {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let log = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, log)
+    }
+
     deinit {
         if process.isRunning { stop(signal: SIGKILL) }
         try? FileManager.default.removeItem(at: logURL)
